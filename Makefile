@@ -1,0 +1,112 @@
+# Capsicum for Linux on BPF-LSM. One non-recursive Makefile; every output
+# goes under $(O). See README.md for the targets.
+
+O ?= build
+CC := gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+KERNEL ?= 6.12
+# The stock kernels of the test matrix (selftests/vm/kernels.txt).
+STOCK_KERNELS := 6.1 6.12
+VM_TIMEOUT ?= 900
+
+WARN := -Wall -Wextra -Werror
+CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iinclude -I$(O)/bpf -MMD -MP
+# BPF_PROG hands every program an unused ctx argument.
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 $(WARN) -Wno-unused-parameter \
+	-Ivmlinux -Iinclude -MMD -MP
+
+LIB_SRCS := $(wildcard lib/*.c)
+LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.bpf.o,$(BPF_SRCS))
+SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
+SELFTEST_SRCS := $(wildcard selftests/*.c)
+SELFTEST_OBJS := $(patsubst %.c,$(O)/%.o,$(SELFTEST_SRCS))
+TEST_SRCS := $(wildcard tests/*.c)
+TEST_OBJS := $(patsubst %.c,$(O)/%.o,$(TEST_SRCS))
+
+LIBCAPSICUM_A := $(O)/libcapsicum.a
+LIBCAPSICUM_SO := $(O)/libcapsicum.so.0
+SELFTESTS := $(O)/selftests/capsicum_selftests
+UNIT_TESTS := $(O)/tests/unit_tests
+RUNAS := $(O)/selftests/vm/runas
+INITRAMFS := $(O)/vm/initramfs.cpio
+RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
+
+.PHONY: all deps test test-unit selftest vmlinux clean
+all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(SELFTESTS) $(UNIT_TESTS) \
+	$(INITRAMFS)
+
+deps:
+	O=$(abspath $(O)) scripts/deps.sh
+
+# --- libcapsicum ------------------------------------------------------------
+$(O)/lib/%.o: lib/%.c | $(O)/lib
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(LIBCAPSICUM_A): $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBCAPSICUM_SO): $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libcapsicum.so.0 -o $@ $^
+	ln -sf libcapsicum.so.0 $(O)/libcapsicum.so
+
+# --- BPF programs and their skeletons ---------------------------------------
+$(O)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h | $(O)/bpf
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $(notdir $(<:.bpf.o=_bpf)) >$@.tmp
+	mv $@.tmp $@
+
+# --- unit tests (host, criterion) -------------------------------------------
+$(RIGHTS_TABLE): tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv | $(O)/tests
+	sh tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv >$@.tmp
+	mv $@.tmp $@
+
+$(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
+	$(CC) $(CFLAGS) -I$(O)/tests -c $< -o $@
+
+$(UNIT_TESTS): $(TEST_OBJS) $(LIBCAPSICUM_A)
+	$(CC) -o $@ $^ -lcriterion
+
+# --- VM selftests -----------------------------------------------------------
+$(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(SELFTESTS): $(SELFTEST_OBJS) $(LIBCAPSICUM_A)
+	$(CC) -o $@ $^ -lbpf -lelf -lz -lpthread
+
+$(RUNAS): selftests/vm/runas.c | $(O)/selftests/vm
+	$(CC) $(CFLAGS) -o $@ $<
+
+$(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
+		$(RUNAS) | $(O)/vm
+	selftests/vm/mkinitramfs.sh $@ $(SELFTESTS) $(RUNAS)
+
+# --- running ----------------------------------------------------------------
+test-unit: $(UNIT_TESTS)
+	$(UNIT_TESTS) --jobs 2
+
+selftest: $(INITRAMFS)
+	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNEL)
+
+test: all
+	$(UNIT_TESTS) --jobs 2
+	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(STOCK_KERNELS)
+
+# Regenerates the committed CO-RE header from a kernel image's BTF.
+vmlinux:
+	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
+
+$(O)/lib $(O)/bpf $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm:
+	mkdir -p $@
+
+# Keep the downloaded kernels and apt state: `make deps` is slow to redo.
+clean:
+	find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
+		-exec rm -rf {} +
+
+-include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(SELFTEST_OBJS:.o=.d) \
+	$(TEST_OBJS:.o=.d)

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runner for the VM selftests: runs every registered SELFTEST (or those
+ * named on the command line) in its own child and prints one closing line,
+ * "N passed, N failed[, N skipped]", which the host collects.
+ */
+#define _GNU_SOURCE
+#include "selftest.h"
+
+#include <bpf/libbpf.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Exit codes a test child reports to the runner. */
+enum { CHILD_PASS = 0, CHILD_FAIL = 1, CHILD_SKIP = 77 };
+
+static struct selftest *tests;
+static bool failed;
+
+void selftest_register(struct selftest *t)
+{
+	struct selftest **p = &tests;
+
+	/* Keep registration order (file order) so output is stable. */
+	while (*p)
+		p = &(*p)->next;
+	*p = t;
+}
+
+void selftest_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "    %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	failed = true;
+}
+
+void selftest_skip(const char *why)
+{
+	fprintf(stderr, "    skipped: %s\n", why);
+	fflush(NULL);
+	_exit(CHILD_SKIP);
+}
+
+bool selftest_is_root(void)
+{
+	return geteuid() == 0;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	/* Verifier logs arrive at WARN; debug chatter stays out. */
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	fputs("    ", stderr);
+	return vfprintf(stderr, fmt, ap);
+}
+
+static bool selected(const char *name, int argc, char **argv)
+{
+	if (argc < 2)
+		return true;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], name))
+			return true;
+	return false;
+}
+
+static int run_one(struct selftest *t)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return CHILD_FAIL;
+	}
+	if (pid == 0) {
+		libbpf_set_print(libbpf_print);
+		t->fn();
+		fflush(NULL);
+		_exit(failed ? CHILD_FAIL : CHILD_PASS);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return CHILD_FAIL;
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "    killed by signal %d\n", WTERMSIG(status));
+		return CHILD_FAIL;
+	}
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	int passed = 0, nfailed = 0, skipped = 0;
+	const char *who = selftest_is_root() ? "root" : "uid";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (struct selftest *t = tests; t; t = t->next) {
+		if (!selected(t->name, argc, argv))
+			continue;
+		switch (run_one(t)) {
+		case CHILD_PASS:
+			passed++;
+			printf("ok    %s (%s %d)\n", t->name, who, geteuid());
+			break;
+		case CHILD_SKIP:
+			skipped++;
+			printf("skip  %s (%s %d)\n", t->name, who, geteuid());
+			break;
+		default:
+			nfailed++;
+			printf("FAIL  %s (%s %d)\n", t->name, who, geteuid());
+		}
+	}
+	printf("selftests: %d passed, %d failed, %d skipped\n", passed, nfailed,
+	       skipped);
+	return nfailed || passed + skipped == 0 ? 1 : 0;
+}
