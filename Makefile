@@ -43,7 +43,7 @@ deps:
 
 # --- libcapsicum ------------------------------------------------------------
 $(O)/lib/%.o: lib/%.c | $(O)/lib
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
 
 $(LIBCAPSICUM_A): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Capsicum ABI: the one definition of rights shared by the BPF programs,
+ * libcapsicum and the kernel patch.  Bit-exact with FreeBSD's cap_rights_t
+ * so a rights value means the same thing on both systems.
+ *
+ * Must stay includable from BPF C (after vmlinux.h, which already has the
+ * __u64 family) and from userspace: no libc headers, no libc types.
+ */
+#ifndef _CAPSICUM_ABI_H
+#define _CAPSICUM_ABI_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/*
+ * Layout of each 64-bit word of cap_rights_t:
+ *   bits 63..62  version (word 0 only; 0 elsewhere)
+ *   bits 61..57  one-hot index: which word this is, so a single right value
+ *                knows where it belongs
+ *   bits 56..0   the rights themselves
+ * The array holds CAP_RIGHTS_VERSION + 2 words.
+ */
+#define CAP_RIGHTS_VERSION_00 0
+#define CAP_RIGHTS_VERSION    CAP_RIGHTS_VERSION_00
+
+#define CAPRIGHT(idx, bit) ((1ULL << (57 + (idx))) | (bit))
+
+#define CAP_RIGHTS_VERSION_SHIFT 62
+#define CAP_RIGHTS_INDEX_SHIFT	 57
+#define CAP_RIGHTS_INDEX_MASK	 0x3E00000000000000ULL
+#define CAP_RIGHTS_BITS_MASK	 0x01FFFFFFFFFFFFFFULL
+
+/* Index 0: FreeBSD 14 rights, in FreeBSD's order and with its definitions. */
+
+/* General file I/O. */
+#define CAP_READ  CAPRIGHT(0, 0x1ULL)
+#define CAP_WRITE CAPRIGHT(0, 0x2ULL)
+/* Seeking without reading or writing: ftell-style lseek(fd, 0, SEEK_CUR). */
+#define CAP_SEEK_TELL CAPRIGHT(0, 0x4ULL)
+/* Any lseek; FreeBSD also requires it for the offset-taking calls. */
+#define CAP_SEEK   (CAP_SEEK_TELL | 0x8ULL)
+#define CAP_PREAD  (CAP_SEEK | CAP_READ)
+#define CAP_PWRITE (CAP_SEEK | CAP_WRITE)
+/* mmap with no PROT_* bits; the _R/_W/_X forms name what PROT_* needs. */
+#define CAP_MMAP     CAPRIGHT(0, 0x10ULL)
+#define CAP_MMAP_R   (CAP_MMAP | CAP_SEEK | CAP_READ)
+#define CAP_MMAP_W   (CAP_MMAP | CAP_SEEK | CAP_WRITE)
+#define CAP_MMAP_X   (CAP_MMAP | CAP_SEEK | 0x20ULL)
+#define CAP_MMAP_RW  (CAP_MMAP_R | CAP_MMAP_W)
+#define CAP_MMAP_RX  (CAP_MMAP_R | CAP_MMAP_X)
+#define CAP_MMAP_WX  (CAP_MMAP_W | CAP_MMAP_X)
+#define CAP_MMAP_RWX (CAP_MMAP_R | CAP_MMAP_W | CAP_MMAP_X)
+/* openat(O_CREAT). */
+#define CAP_CREATE    CAPRIGHT(0, 0x40ULL)
+#define CAP_FEXECVE   CAPRIGHT(0, 0x80ULL)
+#define CAP_FSYNC     CAPRIGHT(0, 0x100ULL)
+#define CAP_FTRUNCATE CAPRIGHT(0, 0x200ULL)
+#define CAP_LOOKUP    CAPRIGHT(0, 0x400ULL)
+#define CAP_FCHDIR    CAPRIGHT(0, 0x800ULL)
+#define CAP_FCHFLAGS  CAPRIGHT(0, 0x1000ULL)
+/* The *AT forms: the plain right plus CAP_LOOKUP on the directory fd. */
+#define CAP_CHFLAGSAT (CAP_FCHFLAGS | CAP_LOOKUP)
+#define CAP_FCHMOD    CAPRIGHT(0, 0x2000ULL)
+#define CAP_FCHMODAT  (CAP_FCHMOD | CAP_LOOKUP)
+#define CAP_FCHOWN    CAPRIGHT(0, 0x4000ULL)
+#define CAP_FCHOWNAT  (CAP_FCHOWN | CAP_LOOKUP)
+#define CAP_FCNTL     CAPRIGHT(0, 0x8000ULL)
+#define CAP_FLOCK     CAPRIGHT(0, 0x10000ULL)
+#define CAP_FPATHCONF CAPRIGHT(0, 0x20000ULL)
+#define CAP_FSCK      CAPRIGHT(0, 0x40000ULL)
+#define CAP_FSTAT     CAPRIGHT(0, 0x80000ULL)
+#define CAP_FSTATAT   (CAP_FSTAT | CAP_LOOKUP)
+#define CAP_FSTATFS   CAPRIGHT(0, 0x100000ULL)
+#define CAP_FUTIMES   CAPRIGHT(0, 0x200000ULL)
+#define CAP_FUTIMESAT (CAP_FUTIMES | CAP_LOOKUP)
+/* Directory-fd rights for operations that create or remove names. */
+#define CAP_LINKAT_TARGET   (CAP_LOOKUP | 0x400000ULL)
+#define CAP_MKDIRAT	    (CAP_LOOKUP | 0x800000ULL)
+#define CAP_MKFIFOAT	    (CAP_LOOKUP | 0x1000000ULL)
+#define CAP_MKNODAT	    (CAP_LOOKUP | 0x2000000ULL)
+#define CAP_RENAMEAT_SOURCE (CAP_LOOKUP | 0x4000000ULL)
+#define CAP_SYMLINKAT	    (CAP_LOOKUP | 0x8000000ULL)
+#define CAP_UNLINKAT	    (CAP_LOOKUP | 0x10000000ULL)
+
+/* Sockets. */
+#define CAP_ACCEPT	CAPRIGHT(0, 0x20000000ULL)
+#define CAP_BIND	CAPRIGHT(0, 0x40000000ULL)
+#define CAP_CONNECT	CAPRIGHT(0, 0x80000000ULL)
+#define CAP_GETPEERNAME CAPRIGHT(0, 0x100000000ULL)
+#define CAP_GETSOCKNAME CAPRIGHT(0, 0x200000000ULL)
+#define CAP_GETSOCKOPT	CAPRIGHT(0, 0x400000000ULL)
+#define CAP_LISTEN	CAPRIGHT(0, 0x800000000ULL)
+#define CAP_PEELOFF	CAPRIGHT(0, 0x1000000000ULL)
+/* Historical aliases; prefer CAP_READ/CAP_WRITE. */
+#define CAP_RECV       (CAP_READ)
+#define CAP_SEND       (CAP_WRITE)
+#define CAP_SETSOCKOPT CAPRIGHT(0, 0x2000000000ULL)
+#define CAP_SHUTDOWN   CAPRIGHT(0, 0x4000000000ULL)
+/* Directory-fd rights for bindat/connectat and the two ends of link/rename. */
+#define CAP_BINDAT	    (CAP_LOOKUP | 0x8000000000ULL)
+#define CAP_CONNECTAT	    (CAP_LOOKUP | 0x10000000000ULL)
+#define CAP_LINKAT_SOURCE   (CAP_LOOKUP | 0x20000000000ULL)
+#define CAP_RENAMEAT_TARGET (CAP_LOOKUP | 0x40000000000ULL)
+/* Convenience sets for the usual client and server socket. */
+#define CAP_SOCK_CLIENT                                                        \
+	(CAP_CONNECT | CAP_GETPEERNAME | CAP_GETSOCKNAME | CAP_GETSOCKOPT |    \
+	 CAP_PEELOFF | CAP_RECV | CAP_SEND | CAP_SETSOCKOPT | CAP_SHUTDOWN)
+#define CAP_SOCK_SERVER                                                        \
+	(CAP_ACCEPT | CAP_BIND | CAP_GETPEERNAME | CAP_GETSOCKNAME |           \
+	 CAP_GETSOCKOPT | CAP_LISTEN | CAP_PEELOFF | CAP_RECV | CAP_SEND |     \
+	 CAP_SETSOCKOPT | CAP_SHUTDOWN)
+
+/* FreeBSD 15: fchroot(2).  Linux has no fchroot; kept for ABI parity. */
+#define CAP_FCHROOT CAPRIGHT(0, 0x80000000000ULL)
+
+/*
+ * Every index-0 right.  This is FreeBSD 15's value (FreeBSD 14 stops at
+ * 0x7FFFFFFFFFF): it must cover CAP_FCHROOT or an unrestricted descriptor
+ * would lack a right we define.
+ */
+#define CAP_ALL0 CAPRIGHT(0, 0xFFFFFFFFFFFULL)
+
+/* Index 1. */
+
+/* Mandatory access control labels. */
+#define CAP_MAC_GET CAPRIGHT(1, 0x1ULL)
+#define CAP_MAC_SET CAPRIGHT(1, 0x2ULL)
+/* POSIX semaphores. */
+#define CAP_SEM_GETVALUE CAPRIGHT(1, 0x4ULL)
+#define CAP_SEM_POST	 CAPRIGHT(1, 0x8ULL)
+#define CAP_SEM_WAIT	 CAPRIGHT(1, 0x10ULL)
+/* select/poll/epoll readiness. */
+#define CAP_EVENT CAPRIGHT(1, 0x20ULL)
+/* Receiving events from a kqueue (kevent with an event list). */
+#define CAP_KQUEUE_EVENT CAPRIGHT(1, 0x40ULL)
+/* Any ioctl, further narrowed by the ioctl allowlist. */
+#define CAP_IOCTL CAPRIGHT(1, 0x80ULL)
+/* Terminal hooks (TIOCSETD, line disciplines). */
+#define CAP_TTYHOOK CAPRIGHT(1, 0x100ULL)
+/* Process descriptors (pidfds on Linux). */
+#define CAP_PDGETPID CAPRIGHT(1, 0x200ULL)
+#define CAP_PDWAIT   CAPRIGHT(1, 0x400ULL)
+#define CAP_PDKILL   CAPRIGHT(1, 0x800ULL)
+/* Extended attributes and ACLs. */
+#define CAP_EXTATTR_DELETE CAPRIGHT(1, 0x1000ULL)
+#define CAP_EXTATTR_GET	   CAPRIGHT(1, 0x2000ULL)
+#define CAP_EXTATTR_LIST   CAPRIGHT(1, 0x4000ULL)
+#define CAP_EXTATTR_SET	   CAPRIGHT(1, 0x8000ULL)
+#define CAP_ACL_CHECK	   CAPRIGHT(1, 0x10000ULL)
+#define CAP_ACL_DELETE	   CAPRIGHT(1, 0x20000ULL)
+#define CAP_ACL_GET	   CAPRIGHT(1, 0x40000ULL)
+#define CAP_ACL_SET	   CAPRIGHT(1, 0x80000ULL)
+/* Registering events on a kqueue (kevent with a change list). */
+#define CAP_KQUEUE_CHANGE CAPRIGHT(1, 0x100000ULL)
+#define CAP_KQUEUE	  (CAP_KQUEUE_EVENT | CAP_KQUEUE_CHANGE)
+/* Historical alias; prefer CAP_EVENT. */
+#define CAP_POLL_EVENT (CAP_EVENT)
+
+/* FreeBSD 15: inotify; Linux inotify_add_watch/inotify_rm_watch map here. */
+#define CAP_INOTIFY_ADD CAPRIGHT(1, 0x200000ULL)
+#define CAP_INOTIFY_RM	CAPRIGHT(1, 0x400000ULL)
+
+/*
+ * Linux-only rights.  FreeBSD allocates new rights from the low bits up, so
+ * these are taken from the top of index 1's usable bits (bit 56 down) to stay
+ * clear of its future growth.  The 2014 Linux patch used 0x200000 upwards,
+ * which FreeBSD 15 has since given to CAP_INOTIFY_*; its values are not kept.
+ */
+/* Signals delivered through a descriptor: signalfd, pidfd_send_signal. */
+#define CAP_FSIGNAL CAPRIGHT(1, 1ULL << 56)
+/* epoll_ctl on an epoll descriptor (the kqueue-change analogue). */
+#define CAP_EPOLL_CTL CAPRIGHT(1, 1ULL << 55)
+/* setns(2) into the namespace a descriptor refers to. */
+#define CAP_SETNS CAPRIGHT(1, 1ULL << 54)
+/* Reading and controlling a perf_event descriptor. */
+#define CAP_PERFMON CAPRIGHT(1, 1ULL << 53)
+/* bpf(2) commands that take a map, program or link descriptor. */
+#define CAP_BPF CAPRIGHT(1, 1ULL << 52)
+
+/*
+ * Every index-1 right: FreeBSD 15's 0x7FFFFF (FreeBSD 14's 0x1FFFFF plus the
+ * inotify pair) and the Linux extras, so an unrestricted descriptor has every
+ * right we define.
+ */
+#define CAP_ALL1 CAPRIGHT(1, 0x7FFFFFULL | 0x01F0000000000000ULL) /* 56..52 */
+
+/*
+ * Linux's own errno space already uses FreeBSD's 93/94, so these are the
+ * values the 2014 Linux patch chose.
+ */
+#ifndef ECAPMODE
+#define ECAPMODE 134
+#endif
+#ifndef ENOTCAPABLE
+#define ENOTCAPABLE 135
+#endif
+
+/*
+ * fcntl sub-rights, checked when CAP_FCNTL is held.  These are FreeBSD's
+ * values, (1 << F_xxx) with FreeBSD's F_ numbers (F_GETFL = 3 ...), not
+ * Linux's: a mask means the same on both systems, and the BPF side maps each
+ * Linux fcntl command onto one of these bits.
+ */
+#define CAP_FCNTL_GETFL	 (1U << 3)
+#define CAP_FCNTL_SETFL	 (1U << 4)
+#define CAP_FCNTL_GETOWN (1U << 5)
+#define CAP_FCNTL_SETOWN (1U << 6)
+#define CAP_FCNTL_ALL                                                          \
+	(CAP_FCNTL_GETFL | CAP_FCNTL_SETFL | CAP_FCNTL_GETOWN |                \
+	 CAP_FCNTL_SETOWN)
+
+/*
+ * Longest ioctl allowlist per descriptor.  On Linux this is a hard limit of
+ * the design: the list lives in a fixed-size BPF map value.  It equals
+ * FreeBSD's in-kernel IOCTLS_MAX_COUNT, so longer lists are refused (EINVAL,
+ * as on FreeBSD), never truncated.
+ */
+#define CAP_IOCTLS_MAX 256
+
+/* Control-plane ABI: see later */
+
+#endif /* _CAPSICUM_ABI_H */

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The placeholder system-call layer (lib/syscalls_stub.c).  Goes away with
+ * it, when the control plane replaces the stubs.
+ */
+#include <errno.h>
+
+#include <criterion/criterion.h>
+
+#include <sys/capsicum.h>
+
+static void expect_enosys(int ret, const char *what)
+{
+	cr_expect_eq(ret, -1, "%s returned %d", what, ret);
+	cr_expect_eq(errno, ENOSYS, "%s: errno %d", what, errno);
+	errno = 0;
+}
+
+Test(stub, every_call_is_enosys)
+{
+	cap_rights_t r;
+	cap_ioctl_t cmds[1] = { 0 };
+	uint32_t fcntls;
+	unsigned int mode;
+
+	cap_rights_init(&r, CAP_READ);
+	expect_enosys(cap_rights_limit(0, &r), "cap_rights_limit");
+	expect_enosys(cap_rights_get(0, &r), "cap_rights_get");
+	expect_enosys(cap_fcntls_limit(0, CAP_FCNTL_GETFL), "cap_fcntls_limit");
+	expect_enosys(cap_fcntls_get(0, &fcntls), "cap_fcntls_get");
+	expect_enosys(cap_ioctls_limit(0, cmds, 1), "cap_ioctls_limit");
+	expect_enosys((int)cap_ioctls_get(0, cmds, 1), "cap_ioctls_get");
+	expect_enosys(cap_enter(), "cap_enter");
+	expect_enosys(cap_getmode(&mode), "cap_getmode");
+	cr_expect_not(cap_sandboxed());
+}
