@@ -34,6 +34,9 @@ RUNAS := $(O)/selftests/vm/runas
 INITRAMFS := $(O)/vm/initramfs.cpio
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
+# BPF objects are inputs of the skeletons; keep them for inspection.
+.SECONDARY: $(BPF_OBJS)
+
 .PHONY: all deps test test-unit selftest vmlinux clean
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(SELFTESTS) $(UNIT_TESTS) \
 	$(INITRAMFS)

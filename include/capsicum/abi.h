@@ -219,6 +219,64 @@
  */
 #define CAP_IOCTLS_MAX 256
 
-/* Control-plane ABI: see later */
+/*
+ * Control plane on stock kernels (doc/design.md, "Control plane").
+ *
+ * A BPF-LSM program can veto an operation but not complete one of its own,
+ * so requests ride on calls the kernel already makes harmless:
+ *
+ *   fd operations:      fcntl(fd, F_GETFD, &req)  -> hook file_fcntl, which
+ *                       also hands over the struct file the kernel resolved
+ *   process operations: prctl(CAPSICUM_PRCTL_OPTION, &req) -> task_prctl
+ *
+ * The programs recognise a request by its magic and version, and answer
+ * with a negative status: -CAPSICUM_STATUS_OK (or _OK_CAPMODE) for success,
+ * -errno for failure. Without the programs, F_GETFD succeeds and the private
+ * prctl option fails with EINVAL; libcapsicum turns both into ENOSYS.
+ * Results that do not fit a status (cap_rights_get and friends) are left in
+ * the answers map, keyed by thread id, which any process may read through
+ * its read-only pin (CAPSICUM_PIN_ANSWERS); the request's nonce tells a
+ * caller that the answer is its own.
+ */
+#define CAPSICUM_PRCTL_OPTION 0x43415053 /* "CAPS" */
+#define CAPSICUM_REQ_MAGIC    0x4341505349435231ULL
+#define CAPSICUM_ABI_VERSION  1
+
+/* Success statuses: inside the errno range, far from any real errno. */
+#define CAPSICUM_STATUS_OK	    4000
+#define CAPSICUM_STATUS_OK_CAPMODE 4001
+
+enum capsicum_op {
+	CAPSICUM_OP_PING = 1,	      /* prctl: is the BPF side loaded? */
+	CAPSICUM_OP_LIMIT_RIGHTS = 2, /* fcntl: narrow the fd's rights */
+	CAPSICUM_OP_LIMIT_FCNTLS = 3, /* fcntl: narrow its fcntl sub-rights */
+	CAPSICUM_OP_LIMIT_IOCTLS = 4, /* fcntl: narrow its ioctl allowlist */
+	CAPSICUM_OP_GET = 5,	      /* fcntl: answer the fd's rights */
+	CAPSICUM_OP_ENTER = 6,	      /* prctl: enter capability mode */
+	CAPSICUM_OP_GETMODE = 7,      /* prctl: status tells the mode */
+};
+
+struct capsicum_req {
+	__u64 magic;
+	__u32 version;
+	__u32 op;
+	__u64 nonce;	 /* echoed in the answer */
+	__u64 rights[2]; /* LIMIT_RIGHTS */
+	__u32 fcntls;	 /* LIMIT_FCNTLS */
+	__s32 nioctls;	 /* LIMIT_IOCTLS: count, or -1 for all */
+	__u64 ioctls;	 /* LIMIT_IOCTLS: user pointer to __u64[nioctls] */
+};
+
+/* Value of the answers map (key: __u32 thread id). */
+struct capsicum_answer {
+	__u64 nonce;
+	__u64 rights[2];
+	__u32 fcntls;
+	__s32 nioctls; /* -1: all ioctls allowed */
+	__u64 ioctls[CAP_IOCTLS_MAX];
+};
+
+#define CAPSICUM_PIN_DIR     "/sys/fs/bpf/capsicum"
+#define CAPSICUM_PIN_ANSWERS CAPSICUM_PIN_DIR "/answers"
 
 #endif /* _CAPSICUM_ABI_H */
