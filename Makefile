@@ -30,6 +30,9 @@ LIBCAPSICUM_A := $(O)/libcapsicum.a
 LIBCAPSICUM_SO := $(O)/libcapsicum.so.0
 SELFTESTS := $(O)/selftests/capsicum_selftests
 UNIT_TESTS := $(O)/tests/unit_tests
+CAPSICUMD := $(O)/daemon/capsicumd
+DAEMON_SRCS := $(wildcard daemon/*.c)
+DAEMON_OBJS := $(patsubst %.c,$(O)/%.o,$(DAEMON_SRCS))
 RUNAS := $(O)/selftests/vm/runas
 INITRAMFS := $(O)/vm/initramfs.cpio
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
@@ -38,8 +41,8 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 .SECONDARY: $(BPF_OBJS)
 
 .PHONY: all deps test test-unit selftest vmlinux clean
-all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(SELFTESTS) $(UNIT_TESTS) \
-	$(INITRAMFS)
+all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(SELFTESTS) \
+	$(UNIT_TESTS) $(INITRAMFS)
 
 deps:
 	O=$(abspath $(O)) scripts/deps.sh
@@ -63,6 +66,13 @@ $(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $(<:.bpf.o=_bpf)) >$@.tmp
 	mv $@.tmp $@
 
+# --- capsicumd ---------------------------------------------------------------
+$(O)/daemon/%.o: daemon/%.c | $(O)/daemon $(SKELS)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(CAPSICUMD): $(DAEMON_OBJS)
+	$(CC) -o $@ $^ -lbpf -lelf -lz
+
 # --- unit tests (host, criterion) -------------------------------------------
 $(RIGHTS_TABLE): tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv | $(O)/tests
 	sh tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv >$@.tmp
@@ -81,12 +91,15 @@ $(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
 $(SELFTESTS): $(SELFTEST_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz -lpthread
 
+# The selftests load through the daemon's loader, unchanged.
+$(O)/selftests/%.o: CFLAGS += -Idaemon
+
 $(RUNAS): selftests/vm/runas.c | $(O)/selftests/vm
 	$(CC) $(CFLAGS) -o $@ $<
 
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
-		$(RUNAS) | $(O)/vm
-	selftests/vm/mkinitramfs.sh $@ $(SELFTESTS) $(RUNAS)
+		$(RUNAS) $(CAPSICUMD) | $(O)/vm
+	selftests/vm/mkinitramfs.sh $@ $(SELFTESTS) $(RUNAS) $(CAPSICUMD)
 
 # --- running ----------------------------------------------------------------
 test-unit: $(UNIT_TESTS)
@@ -103,7 +116,7 @@ test: all
 vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
-$(O)/lib $(O)/bpf $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm:
+$(O)/lib $(O)/bpf $(O)/daemon $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm:
 	mkdir -p $@
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.
@@ -111,5 +124,5 @@ clean:
 	find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
 		-exec rm -rf {} +
 
--include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(SELFTEST_OBJS:.o=.d) \
+-include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(SELFTEST_OBJS:.o=.d) \
 	$(TEST_OBJS:.o=.d)

@@ -276,6 +276,91 @@ struct capsicum_answer {
 	__u64 ioctls[CAP_IOCTLS_MAX];
 };
 
+
+/*
+ * The rights tables (doc/design.md, "Where rights live"). One table per
+ * process (per fd table), identified by a table id that is never reused.
+ * The same layout serves the stock BPF-LSM mode and the kernel patch.
+ */
+
+/* Task storage of the thread-group leader. */
+struct capsicum_proc {
+	__u64 table_id;
+	__u32 flags; /* CAPSICUM_PROC_* */
+	__u32 pad;
+};
+#define CAPSICUM_PROC_CAPMODE	 (1U << 0)
+#define CAPSICUM_PROC_SHARED_FDS (1U << 1) /* fd table shared (CLONE_FILES) */
+
+/* Per-descriptor rights: key (table, fd). */
+struct capsicum_fd_key {
+	__u64 table_id;
+	__s32 fd;
+	__u32 pad;
+};
+
+/*
+ * Rights of one descriptor, valid only while the fd still maps to `file`
+ * and `gen` matches the file's generation (so a freed struct file whose
+ * address is reused never inherits them).
+ */
+struct capsicum_fd_rights {
+	__u64 file;
+	__u64 gen;
+	__u64 rights[2];
+	__u32 fcntls;
+	__s32 nioctls; /* -1: every ioctl; else entries in the ioctl map */
+};
+
+/*
+ * Per-file floor: key (table, file). The intersection of every limit this
+ * process set on a descriptor of the file; what a descriptor of it gets
+ * when it has no valid entry of its own.
+ */
+struct capsicum_floor_key {
+	__u64 table_id;
+	__u64 file;
+};
+
+/* An ioctl allowlist, beside a capsicum_fd_rights with nioctls >= 0. */
+struct capsicum_ioctls {
+	__u64 cmds[CAP_IOCTLS_MAX];
+};
+
+
+/* Which hook denied, in capsicum_denial.hook. */
+enum capsicum_hook {
+	CAPSICUM_HOOK_FILE_PERMISSION = 1,
+	CAPSICUM_HOOK_MMAP_FILE,
+	CAPSICUM_HOOK_FILE_MPROTECT,
+	CAPSICUM_HOOK_FILE_IOCTL,
+	CAPSICUM_HOOK_FILE_FCNTL,
+	CAPSICUM_HOOK_FILE_LOCK,
+	CAPSICUM_HOOK_INODE_GETATTR,
+	CAPSICUM_HOOK_INODE_SETATTR,
+	CAPSICUM_HOOK_XATTR,
+	CAPSICUM_HOOK_SB_STATFS,
+	CAPSICUM_HOOK_EXEC,
+	CAPSICUM_HOOK_FILE_OPEN,
+	CAPSICUM_HOOK_SOCKET,
+	CAPSICUM_HOOK_PATH_NOTIFY,
+	CAPSICUM_HOOK_MAX,
+};
+
+/* A denial, streamed to capsicumd through a ring buffer. */
+struct capsicum_denial {
+	__u64 time_ns;
+	__u32 pid;
+	__u32 tid;
+	__s32 fd;
+	__s32 syscall_nr;
+	__u32 hook;  /* CAPSICUM_HOOK_* */
+	__u32 error; /* ENOTCAPABLE or ECAPMODE */
+	__u64 needed[2];
+	__u64 held[2];
+	char comm[16];
+};
+
 #define CAPSICUM_PIN_DIR     "/sys/fs/bpf/capsicum"
 #define CAPSICUM_PIN_ANSWERS CAPSICUM_PIN_DIR "/answers"
 

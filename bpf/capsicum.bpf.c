@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capsicum for Linux: the BPF side. One object, one skeleton; the parts
+ * live in headers by concern:
+ *   state.bpf.h       maps, the rights lookup, denial reports
+ *   syscalls.bpf.h    which fd and right a syscall implies
+ *   control.bpf.h     the control plane (limit / get / mode)
+ *   hooks_file.bpf.h  file, inode and exec hooks
+ *   hooks_sock.bpf.h  socket hooks
+ *   track.bpf.h       dup/accept/openat/close/fork/exec/exit bookkeeping
+ */
+#include "state.bpf.h"
+#include "syscalls.bpf.h"
+#include "control.bpf.h"
+#include "hooks_file.bpf.h"
+#include "hooks_sock.bpf.h"
+#include "track.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The control plane on stock kernels: cap_rights_limit, cap_fcntls_limit,
+ * cap_ioctls_limit and the queries, carried by fcntl(fd, F_GETFD, &req)
+ * and prctl(CAPSICUM_PRCTL_OPTION, &req). See include/capsicum/abi.h.
+ */
+#ifndef CAPSICUM_CONTROL_BPF_H
+#define CAPSICUM_CONTROL_BPF_H
+
+#include "state.bpf.h"
+
+#define F_GETFD 1
+
+static __always_inline int status_ok(void)
+{
+	return -CAPSICUM_STATUS_OK;
+}
+
+/* The process's table, created on first use. */
+static __always_inline struct capsicum_proc *proc_get_or_create(void)
+{
+	struct task_struct *leader = current_leader();
+	struct capsicum_proc *p;
+
+	p = bpf_task_storage_get(&cap_procs, leader, 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (p && !p->table_id) {
+		p->table_id = __sync_fetch_and_add(&next_table_id, 1) + 1;
+		__sync_fetch_and_add(&live_tables, 1);
+	}
+	return p;
+}
+
+/* Rights as FreeBSD's cap_rights_is_valid would accept them. */
+static __always_inline bool rights_valid(__u64 r0, __u64 r1)
+{
+	return (r0 & ~CAP_RIGHTS_BITS_MASK) == CAPRIGHT(0, 0) &&
+	       (r1 & ~CAP_RIGHTS_BITS_MASK) == CAPRIGHT(1, 0) &&
+	       (r0 & ~CAP_ALL0) == 0 && (r1 & ~CAP_ALL1) == 0;
+}
+
+struct sibling_scan {
+	struct file *file;
+	__u64 table_id;
+	__u64 gen;
+	__s32 skip_fd;
+	__s64 error; /* 64-bit: a 32-bit load would lose the sign */
+};
+
+/* bpf_loop body: give another fd of the same file an explicit full entry. */
+static long sibling_cb(__u64 i, struct sibling_scan *s)
+{
+	struct capsicum_fd_key k = { .table_id = s->table_id, .fd = (__s32)i };
+	struct capsicum_fd_rights full = {
+		.file = (__u64)s->file,
+		.gen = s->gen,
+		.rights = { CAP_ALL0, CAP_ALL1 },
+		.fcntls = CAP_FCNTL_ALL,
+		.nioctls = -1,
+	};
+	struct capsicum_fd_rights *e;
+
+	if ((__s32)i == s->skip_fd || fd_file((int)i) != s->file)
+		return 0;
+	e = bpf_map_lookup_elem(&cap_fds, &k);
+	if (e && e->file == (__u64)s->file && e->gen == s->gen)
+		return 0;
+	if (bpf_map_update_elem(&cap_fds, &k, &full, BPF_ANY)) {
+		s->error = -ENOMEM;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Before the first limit on a file, every other descriptor of it gets an
+ * explicit full entry, so ro = dup(fd); cap_rights_limit(ro, ...) leaves fd
+ * unrestricted although the file's floor narrows. A file referenced only
+ * once cannot have siblings, which spares the scan in the common case.
+ */
+static __always_inline int protect_siblings(struct capsicum_proc *p,
+					    struct file *file, int fd, __u64 gen)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct sibling_scan s = { .file = file, .table_id = p->table_id,
+				  .gen = gen, .skip_fd = fd };
+	unsigned int max;
+
+	if (BPF_CORE_READ(file, f_count.counter) <= 1)
+		return 0;
+	max = BPF_CORE_READ(task, files, fdt, max_fds);
+	if (max > CAPSICUM_SCAN_FDS)
+		max = CAPSICUM_SCAN_FDS;
+	bpf_loop(max, sibling_cb, &s, 0);
+	return s.error;
+}
+
+/* Narrows the file's floor to `e`; creates it (after the scan) if new. */
+static __always_inline int floor_narrow(struct capsicum_proc *p,
+					struct file *file, int fd,
+					const struct capsicum_fd_rights *e)
+{
+	struct capsicum_floor_key fk = { .table_id = p->table_id,
+					 .file = (__u64)file };
+	struct capsicum_fd_rights *f = bpf_map_lookup_elem(&cap_floors, &fk);
+	struct capsicum_fd_rights nf;
+	int err;
+
+	if (f && f->gen == e->gen) {
+		nf = *f;
+		nf.rights[0] &= e->rights[0];
+		nf.rights[1] &= e->rights[1];
+		nf.fcntls &= e->fcntls;
+	} else {
+		err = protect_siblings(p, file, fd, e->gen);
+		if (err)
+			return err;
+		nf = *e;
+	}
+	/* The floor keeps no lists: any list makes it allow no ioctl. */
+	nf.nioctls = nf.nioctls == -1 && e->nioctls == -1 ? -1 : 0;
+	if (bpf_map_update_elem(&cap_floors, &fk, &nf, BPF_ANY))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Writes the descriptor's entry and narrows the file's floor with it. */
+static __always_inline int store_entry(struct capsicum_proc *p,
+				       struct file *file, int fd,
+				       struct capsicum_fd_rights *e)
+{
+	struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
+	int err;
+
+	/* Floor first: if the entry then fails, the fd falls to the floor. */
+	err = floor_narrow(p, file, fd, e);
+	if (err)
+		return err;
+	if (bpf_map_update_elem(&cap_fds, &k, e, BPF_ANY))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Current rights of fd as an entry to edit; the file gets a generation. */
+static __always_inline int entry_current(struct capsicum_proc *p,
+					 struct file *file, int fd,
+					 struct capsicum_fd_rights *e,
+					 struct held *h)
+{
+	held_rights(p, file, fd, h);
+	e->file = (__u64)file;
+	e->gen = file_gen_assign(file);
+	if (!e->gen)
+		return -ENOMEM;
+	e->rights[0] = h->rights[0];
+	e->rights[1] = h->rights[1];
+	e->fcntls = h->fcntls;
+	e->nioctls = h->nioctls;
+	return 0;
+}
+
+static __always_inline int op_limit_rights(struct file *file, int fd,
+					   const struct capsicum_req *req)
+{
+	struct capsicum_fd_key k = { .fd = fd };
+	struct capsicum_fd_rights e;
+	struct capsicum_proc *p;
+	struct held h;
+	int err;
+
+	if (!rights_valid(req->rights[0], req->rights[1]))
+		return -EINVAL;
+	p = proc_get_or_create();
+	if (!p)
+		return -ENOMEM;
+	err = entry_current(p, file, fd, &e, &h);
+	if (err)
+		return err;
+	if (!rights_contain(h.rights, req->rights[0], req->rights[1]))
+		return -ENOTCAPABLE;
+	e.rights[0] = req->rights[0];
+	e.rights[1] = req->rights[1];
+	/* As on FreeBSD, dropping CAP_FCNTL / CAP_IOCTL drops their lists. */
+	if (!rights_contain(e.rights, CAP_FCNTL, 0))
+		e.fcntls = 0;
+	if (!rights_contain(e.rights, 0, CAP_IOCTL)) {
+		e.nioctls = 0;
+		k.table_id = p->table_id;
+		bpf_map_delete_elem(&cap_ioctls, &k);
+	}
+	err = store_entry(p, file, fd, &e);
+	return err ? err : status_ok();
+}
+
+static __always_inline int op_limit_fcntls(struct file *file, int fd,
+					   const struct capsicum_req *req)
+{
+	struct capsicum_fd_rights e;
+	struct capsicum_proc *p;
+	struct held h;
+	int err;
+
+	if (req->fcntls & ~CAP_FCNTL_ALL)
+		return -EINVAL;
+	p = proc_get_or_create();
+	if (!p)
+		return -ENOMEM;
+	err = entry_current(p, file, fd, &e, &h);
+	if (err)
+		return err;
+	if (req->fcntls & ~h.fcntls)
+		return -ENOTCAPABLE;
+	e.fcntls = req->fcntls;
+	err = store_entry(p, file, fd, &e);
+	return err ? err : status_ok();
+}
+
+struct ioctl_subset {
+	const struct capsicum_ioctls *have;
+	const struct capsicum_ioctls *want;
+	__s32 nhave;
+	bool widens;
+};
+
+/* bpf_loop body: is want[i] among the held commands? */
+static long ioctl_subset_cb(__u64 i, struct ioctl_subset *s)
+{
+	__u64 cmd;
+
+	if (i >= CAP_IOCTLS_MAX)
+		return 1;
+	cmd = s->want->cmds[i];
+	for (int j = 0; j < CAP_IOCTLS_MAX; j++) {
+		if (j >= s->nhave)
+			break;
+		if (s->have->cmds[j] == cmd)
+			return 0;
+	}
+	s->widens = true;
+	return 1;
+}
+
+static __always_inline int op_limit_ioctls(struct file *file, int fd,
+					   const struct capsicum_req *req)
+{
+	struct capsicum_fd_rights e;
+	struct capsicum_fd_key k = { .fd = fd };
+	struct capsicum_ioctls *have = NULL;
+	struct capsicum_proc *p;
+	struct scratch *sc;
+	__u32 zero = 0;
+	struct held h;
+	__s32 n = req->nioctls;
+	int err;
+
+	if (n < 0 || n > CAP_IOCTLS_MAX)
+		return -EINVAL;
+	sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (!sc)
+		return -ENOMEM;
+	if (n > 0 && bpf_probe_read_user(sc->ioctls.cmds,
+					 (n & (CAP_IOCTLS_MAX * 2 - 1)) *
+						 sizeof(__u64),
+					 (const void *)req->ioctls))
+		return -EFAULT;
+	p = proc_get_or_create();
+	if (!p)
+		return -ENOMEM;
+	err = entry_current(p, file, fd, &e, &h);
+	if (err)
+		return err;
+	k.table_id = p->table_id;
+	if (h.nioctls >= 0 && h.fd < 0 && n > 0)
+		return -ENOTCAPABLE; /* a floor allows no ioctl */
+	if (h.nioctls >= 0 && n > 0) {
+		struct ioctl_subset s = { .want = &sc->ioctls,
+					  .nhave = h.nioctls };
+
+		have = bpf_map_lookup_elem(&cap_ioctls, &k);
+		if (!have)
+			return -ENOTCAPABLE;
+		s.have = have;
+		bpf_loop(n, ioctl_subset_cb, &s, 0);
+		if (s.widens)
+			return -ENOTCAPABLE;
+	}
+	if (bpf_map_update_elem(&cap_ioctls, &k, &sc->ioctls, BPF_ANY))
+		return -ENOMEM;
+	e.nioctls = n;
+	err = store_entry(p, file, fd, &e);
+	return err ? err : status_ok();
+}
+
+static __always_inline int op_get(struct file *file, int fd,
+				  const struct capsicum_req *req)
+{
+	struct capsicum_proc *p = current_proc();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct capsicum_answer *a;
+	struct scratch *sc;
+	__u32 zero = 0;
+	struct held h;
+
+	sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (!sc)
+		return -ENOMEM;
+	a = &sc->answer;
+	if (p)
+		held_rights(p, file, fd, &h);
+	else
+		held_all(&h, fd);
+	a->nonce = req->nonce;
+	a->rights[0] = h.rights[0];
+	a->rights[1] = h.rights[1];
+	a->fcntls = h.fcntls;
+	a->nioctls = h.nioctls;
+	if (p && h.nioctls > 0 && h.fd >= 0) {
+		struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
+		struct capsicum_ioctls *l = bpf_map_lookup_elem(&cap_ioctls, &k);
+
+		if (l)
+			bpf_probe_read_kernel(a->ioctls, sizeof(a->ioctls),
+					      l->cmds);
+		else
+			a->nioctls = 0;
+	}
+	if (bpf_map_update_elem(&answers, &tid, a, BPF_ANY))
+		return -ENOMEM;
+	return status_ok();
+}
+
+/* fcntl(fd, F_GETFD, &req): 1 and *status set if this was a request. */
+static __always_inline bool fd_request(struct file *file, unsigned int cmd,
+				       unsigned long arg, long *status)
+{
+	struct capsicum_req req;
+	int fd;
+
+	if (cmd != F_GETFD || !arg ||
+	    bpf_probe_read_user(&req, sizeof(req), (const void *)arg) ||
+	    req.magic != CAPSICUM_REQ_MAGIC)
+		return false;
+	if (req.version != CAPSICUM_ABI_VERSION) {
+		*status = -EINVAL;
+		return true;
+	}
+	fd = (int)syscall_arg(0);
+	/* The fd must still name the file the kernel resolved. */
+	if (fd_file(fd) != file) {
+		*status = -EBADF;
+		return true;
+	}
+	switch (req.op) {
+	case CAPSICUM_OP_LIMIT_RIGHTS:
+		*status = op_limit_rights(file, fd, &req);
+		break;
+	case CAPSICUM_OP_LIMIT_FCNTLS:
+		*status = op_limit_fcntls(file, fd, &req);
+		break;
+	case CAPSICUM_OP_LIMIT_IOCTLS:
+		*status = op_limit_ioctls(file, fd, &req);
+		break;
+	case CAPSICUM_OP_GET:
+		*status = op_get(file, fd, &req);
+		break;
+	default:
+		*status = -EINVAL;
+	}
+	return true;
+}
+
+SEC("lsm/task_prctl")
+int BPF_PROG(capsicum_prctl, int option, unsigned long arg2,
+	     unsigned long arg3, unsigned long arg4, unsigned long arg5)
+{
+	struct capsicum_proc *p;
+	struct capsicum_req req;
+
+	if (option != CAPSICUM_PRCTL_OPTION)
+		return 0;
+	if (bpf_probe_read_user(&req, sizeof(req), (const void *)arg2))
+		return -EFAULT;
+	if (req.magic != CAPSICUM_REQ_MAGIC ||
+	    req.version != CAPSICUM_ABI_VERSION)
+		return -EINVAL;
+	switch (req.op) {
+	case CAPSICUM_OP_PING:
+		return status_ok();
+	case CAPSICUM_OP_GETMODE:
+		p = current_proc();
+		return p && (p->flags & CAPSICUM_PROC_CAPMODE) ?
+			       -CAPSICUM_STATUS_OK_CAPMODE :
+			       status_ok();
+	case CAPSICUM_OP_ENTER:
+		p = proc_get_or_create();
+		if (!p)
+			return -ENOMEM;
+		p->flags |= CAPSICUM_PROC_CAPMODE;
+		return status_ok();
+	default:
+		return -EINVAL;
+	}
+}
+
+#endif

@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * File hooks: each finds the process's table (fast path first), the
+ * descriptor the syscall names, and requires the right FreeBSD requires
+ * for that operation. doc/enforcement.md lists them.
+ */
+#ifndef CAPSICUM_HOOKS_FILE_BPF_H
+#define CAPSICUM_HOOKS_FILE_BPF_H
+
+#include "control.bpf.h"
+#include "syscalls.bpf.h"
+
+#define PROT_READ	0x1
+#define PROT_WRITE	0x2
+#define PROT_EXEC	0x4
+#define MAP_TYPE	0x0f
+#define MAP_PRIVATE	0x02
+#define VM_SHARED	0x08
+#define FIONCLEX	0x5450
+#define FIOCLEX		0x5451
+#define O_ACCMODE	00000003
+#define O_WRONLY	00000001
+#define O_RDWR		00000002
+#define O_CREAT		00000100
+#define O_TRUNC		00001000
+#define O_DSYNC		00010000
+#define O_PATH		010000000
+
+/* Set by the loader: inode_setattr gained an idmap argument in 6.3. */
+const volatile bool setattr_has_idmap;
+
+SEC("lsm/file_permission")
+int BPF_PROG(capsicum_file_permission, struct file *file, int mask)
+{
+	struct capsicum_proc *p = current_proc();
+	struct rw_need r;
+
+	if (!p || !(mask & (MAY_READ | MAY_WRITE)))
+		return 0;
+	r = rw_need_of(current_syscall(), mask);
+	return require(p, file, r.fd, r.need, 0,
+		       CAPSICUM_HOOK_FILE_PERMISSION);
+}
+
+/* FreeBSD's mmap rule: write needs CAP_MMAP_W only for shared mappings. */
+static __always_inline __u64 mmap_need(unsigned long prot, bool shared)
+{
+	__u64 need = CAP_MMAP;
+
+	if (prot & PROT_READ)
+		need |= CAP_MMAP_R;
+	if ((prot & PROT_WRITE) && shared)
+		need |= CAP_MMAP_W;
+	if (prot & PROT_EXEC)
+		need |= CAP_MMAP_X;
+	return need;
+}
+
+SEC("lsm/mmap_file")
+int BPF_PROG(capsicum_mmap_file, struct file *file, unsigned long reqprot,
+	     unsigned long prot, unsigned long flags)
+{
+	struct capsicum_proc *p;
+	int fd = -1;
+
+	if (!file)
+		return 0;
+	p = current_proc();
+	if (!p)
+		return 0;
+	if (current_syscall() == NR_mmap)
+		fd = (int)syscall_arg(4);
+	return require(p, file, fd,
+		       mmap_need(prot, (flags & MAP_TYPE) != MAP_PRIVATE), 0,
+		       CAPSICUM_HOOK_MMAP_FILE);
+}
+
+SEC("lsm/file_mprotect")
+int BPF_PROG(capsicum_file_mprotect, struct vm_area_struct *vma,
+	     unsigned long reqprot, unsigned long prot)
+{
+	struct capsicum_proc *p = current_proc();
+	struct file *file;
+
+	if (!p)
+		return 0;
+	file = vma->vm_file;
+	if (!file)
+		return 0;
+	/* No descriptor here: the file's floor decides. */
+	return require(p, file, -1,
+		       mmap_need(prot, vma->vm_flags & VM_SHARED), 0,
+		       CAPSICUM_HOOK_FILE_MPROTECT);
+}
+
+struct ioctl_find {
+	const struct capsicum_ioctls *list;
+	__u64 cmd;
+	__s32 n;
+	bool found;
+};
+
+static long ioctl_find_cb(__u64 i, struct ioctl_find *f)
+{
+	if (i >= CAP_IOCTLS_MAX || (__s32)i >= f->n)
+		return 1;
+	if (f->list->cmds[i] == f->cmd) {
+		f->found = true;
+		return 1;
+	}
+	return 0;
+}
+
+SEC("lsm/file_ioctl")
+int BPF_PROG(capsicum_file_ioctl, struct file *file, unsigned int cmd,
+	     unsigned long arg)
+{
+	struct capsicum_proc *p = current_proc();
+	struct held h;
+	int fd;
+
+	/* FreeBSD lets FIOCLEX/FIONCLEX through without rights. */
+	if (!p || cmd == FIOCLEX || cmd == FIONCLEX)
+		return 0;
+	fd = current_syscall() == NR_ioctl ? (int)syscall_arg(0) : -1;
+	held_rights(p, file, fd, &h);
+	if (!h.limited)
+		return 0;
+	if (!rights_contain(h.rights, 0, CAP_IOCTL))
+		goto deny;
+	if (h.nioctls < 0)
+		return 0;
+	if (h.nioctls > 0 && h.fd >= 0) {
+		struct capsicum_fd_key k = { .table_id = p->table_id,
+					     .fd = h.fd };
+		struct ioctl_find f = { .cmd = cmd, .n = h.nioctls };
+
+		f.list = bpf_map_lookup_elem(&cap_ioctls, &k);
+		if (f.list) {
+			bpf_loop(CAP_IOCTLS_MAX, ioctl_find_cb, &f, 0);
+			if (f.found)
+				return 0;
+		}
+	}
+deny:
+	report(CAPSICUM_HOOK_FILE_IOCTL, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd, 0,
+	       CAP_IOCTL, &h);
+	return -ENOTCAPABLE;
+}
+
+/* Linux fcntl commands -> FreeBSD's fcntl sub-right bit (0: none). */
+static __always_inline __u32 fcntl_subright(unsigned int cmd, __u64 *need)
+{
+	*need = CAP_FCNTL;
+	switch (cmd) {
+	case 0:	   /* F_DUPFD */
+	case 1:	   /* F_GETFD */
+	case 2:	   /* F_SETFD */
+	case 1030: /* F_DUPFD_CLOEXEC */
+		*need = 0;
+		return 0;
+	case 3: /* F_GETFL */
+		return CAP_FCNTL_GETFL;
+	case 4: /* F_SETFL */
+		return CAP_FCNTL_SETFL;
+	case 9:	 /* F_GETOWN */
+	case 16: /* F_GETOWN_EX */
+		return CAP_FCNTL_GETOWN;
+	case 8:	 /* F_SETOWN */
+	case 15: /* F_SETOWN_EX */
+		return CAP_FCNTL_SETOWN;
+	case 5:	 /* F_GETLK */
+	case 6:	 /* F_SETLK */
+	case 7:	 /* F_SETLKW */
+	case 36: /* F_OFD_GETLK */
+	case 37: /* F_OFD_SETLK */
+	case 38: /* F_OFD_SETLKW */
+		*need = CAP_FLOCK;
+		return 0;
+	default:
+		/* Linux-only commands (leases, seals, pipe size): CAP_FCNTL. */
+		return 0;
+	}
+}
+
+SEC("lsm/file_fcntl")
+int BPF_PROG(capsicum_file_fcntl, struct file *file, unsigned int cmd,
+	     unsigned long arg)
+{
+	struct capsicum_proc *p;
+	__u32 sub;
+	__u64 need;
+	struct held h;
+	long status;
+	int fd;
+
+	if (fd_request(file, cmd, arg, &status))
+		return lsm_status(status);
+	p = current_proc();
+	if (!p)
+		return 0;
+	sub = fcntl_subright(cmd, &need);
+	if (!need)
+		return 0;
+	fd = current_syscall() == NR_fcntl ? (int)syscall_arg(0) : -1;
+	held_rights(p, file, fd, &h);
+	if (!h.limited ||
+	    (rights_contain(h.rights, need, 0) && (h.fcntls & sub) == sub))
+		return 0;
+	report(CAPSICUM_HOOK_FILE_FCNTL, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd,
+	       need, 0, &h);
+	return -ENOTCAPABLE;
+}
+
+SEC("lsm/file_lock")
+int BPF_PROG(capsicum_file_lock, struct file *file, unsigned int cmd)
+{
+	struct capsicum_proc *p = current_proc();
+	int fd;
+
+	if (!p)
+		return 0;
+	fd = current_syscall() == NR_flock ? (int)syscall_arg(0) : -1;
+	return require(p, file, fd, CAP_FLOCK, 0, CAPSICUM_HOOK_FILE_LOCK);
+}
+
+/*
+ * The descriptor whose file a path- or dentry-based hook is acting on:
+ * argument 0 of the current syscall if it names a file with this dentry.
+ */
+static __always_inline struct file *fd_with_dentry(struct dentry *dentry,
+						    int *fdp)
+{
+	int fd = (int)syscall_arg(0);
+	struct file *f = fd_file(fd);
+
+	if (!f || BPF_CORE_READ(f, f_path.dentry) != dentry)
+		return NULL;
+	*fdp = fd;
+	return f;
+}
+
+SEC("lsm/inode_getattr")
+int BPF_PROG(capsicum_inode_getattr, const struct path *path)
+{
+	struct capsicum_proc *p = current_proc();
+	struct file *f;
+	long nr;
+	int fd;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (nr == NR_newfstatat || nr == NR_statx) {
+		/* Only the fd form: fstatat(fd, "", AT_EMPTY_PATH). */
+		unsigned long flags = syscall_arg(nr == NR_statx ? 2 : 3);
+
+		if (!(flags & AT_EMPTY_PATH))
+			return 0;
+	} else if (nr != NR_fstat) {
+		return 0;
+	}
+	f = fd_with_dentry(path->dentry, &fd);
+	if (!f || BPF_CORE_READ(f, f_path.mnt) != path->mnt)
+		return 0;
+	return require(p, f, fd, CAP_FSTAT, 0, CAPSICUM_HOOK_INODE_GETATTR);
+}
+
+SEC("lsm/inode_setattr")
+int BPF_PROG(capsicum_inode_setattr)
+{
+	struct capsicum_proc *p = current_proc();
+	struct dentry *dentry;
+	struct file *f;
+	__u64 need;
+	int fd;
+
+	if (!p)
+		return 0;
+	switch (current_syscall()) {
+	case NR_fchmod:
+		need = CAP_FCHMOD;
+		break;
+	case NR_fchown:
+		need = CAP_FCHOWN;
+		break;
+	case NR_ftruncate:
+		need = CAP_FTRUNCATE;
+		break;
+	case NR_utimensat:
+	case NR_futimesat:
+		/* futimens(fd, t) is utimensat(fd, NULL, t, 0). */
+		if (syscall_arg(1))
+			return 0;
+		need = CAP_FUTIMES;
+		break;
+	default:
+		return 0;
+	}
+	/* Two fixed-offset loads: the verifier refuses a computed one. */
+	__u64 arg0 = ctx[0], arg1 = ctx[1];
+
+	barrier_var(arg0);
+	barrier_var(arg1);
+	dentry = (struct dentry *)(setattr_has_idmap ? arg1 : arg0);
+	f = fd_with_dentry(dentry, &fd);
+	if (!f)
+		return 0;
+	return require(p, f, fd, need, 0, CAPSICUM_HOOK_INODE_SETATTR);
+}
+
+static __always_inline int xattr_check(struct dentry *dentry, long want_nr,
+				       __u64 need1)
+{
+	struct capsicum_proc *p = current_proc();
+	struct file *f;
+	int fd;
+
+	if (!p || current_syscall() != want_nr)
+		return 0;
+	f = fd_with_dentry(dentry, &fd);
+	if (!f)
+		return 0;
+	return require(p, f, fd, 0, need1, CAPSICUM_HOOK_XATTR);
+}
+
+SEC("lsm/inode_getxattr")
+int BPF_PROG(capsicum_inode_getxattr, struct dentry *dentry, const char *name)
+{
+	return xattr_check(dentry, NR_fgetxattr, CAP_EXTATTR_GET);
+}
+
+SEC("lsm/inode_listxattr")
+int BPF_PROG(capsicum_inode_listxattr, struct dentry *dentry)
+{
+	return xattr_check(dentry, NR_flistxattr, CAP_EXTATTR_LIST);
+}
+
+SEC("lsm/inode_setxattr")
+int BPF_PROG(capsicum_inode_setxattr, void *idmap, struct dentry *dentry)
+{
+	return xattr_check(dentry, NR_fsetxattr, CAP_EXTATTR_SET);
+}
+
+SEC("lsm/inode_removexattr")
+int BPF_PROG(capsicum_inode_removexattr, void *idmap, struct dentry *dentry)
+{
+	return xattr_check(dentry, NR_fremovexattr, CAP_EXTATTR_DELETE);
+}
+
+SEC("lsm/sb_statfs")
+int BPF_PROG(capsicum_sb_statfs, struct dentry *dentry)
+{
+	struct capsicum_proc *p = current_proc();
+	struct file *f;
+	int fd;
+
+	if (!p || current_syscall() != NR_fstatfs)
+		return 0;
+	f = fd_with_dentry(dentry, &fd);
+	if (!f)
+		return 0;
+	return require(p, f, fd, CAP_FSTATFS, 0, CAPSICUM_HOOK_SB_STATFS);
+}
+
+SEC("lsm/path_notify")
+int BPF_PROG(capsicum_path_notify, const struct path *path, __u64 mask,
+	     unsigned int obj_type)
+{
+	struct capsicum_proc *p = current_proc();
+	struct file *f;
+	int fd;
+
+	if (!p || current_syscall() != NR_inotify_add_watch)
+		return 0;
+	/* The right belongs to the inotify descriptor, not the watched path. */
+	fd = (int)syscall_arg(0);
+	f = fd_file(fd);
+	if (!f)
+		return 0;
+	return require(p, f, fd, 0, CAP_INOTIFY_ADD,
+		       CAPSICUM_HOOK_PATH_NOTIFY);
+}
+
+/* Rights FreeBSD's openat requires of the directory for these flags. */
+static __always_inline __u64 open_need(__u64 flags)
+{
+	__u64 need = CAP_LOOKUP;
+
+	if (flags & O_PATH)
+		return need;
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		need |= CAP_READ;
+	if ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR)
+		need |= CAP_WRITE;
+	if (flags & O_CREAT)
+		need |= CAP_CREATE;
+	if (flags & O_TRUNC)
+		need |= CAP_FTRUNCATE;
+	if (flags & O_DSYNC) /* O_SYNC includes O_DSYNC */
+		need |= CAP_FSYNC;
+	return need;
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(capsicum_file_open, struct file *file)
+{
+	struct capsicum_proc *p = current_proc();
+	struct file *dir;
+	__u64 flags = 0;
+	long nr;
+	int dirfd;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (nr == NR_openat)
+		flags = syscall_arg(2);
+	else if (nr == NR_openat2)
+		bpf_probe_read_user(&flags, sizeof(flags),
+				    (const void *)syscall_arg(2));
+	else
+		return 0;
+	dirfd = (int)syscall_arg(0);
+	if (dirfd == AT_FDCWD)
+		return 0;
+	dir = fd_file(dirfd);
+	if (!dir)
+		return 0;
+	return require(p, dir, dirfd, open_need(flags), 0,
+		       CAPSICUM_HOOK_FILE_OPEN);
+}
+
+#endif

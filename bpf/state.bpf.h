@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The rights tables and how a hook finds the rights of the descriptor it
+ * acts on. Layout in include/capsicum/abi.h; the scheme is described in
+ * doc/design.md ("Where rights live").
+ */
+#ifndef CAPSICUM_STATE_BPF_H
+#define CAPSICUM_STATE_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <capsicum/abi.h>
+
+/* vmlinux.h has no macros; these are the kernel's errno values. */
+#define EBADF  9
+#define ENOMEM 12
+#define EFAULT 14
+#define EINVAL 22
+
+/* Capacity of the tables, shared by every process (doc/design.md). */
+#define CAPSICUM_MAX_FDS    65536
+#define CAPSICUM_MAX_FLOORS 65536
+#define CAPSICUM_MAX_FILES  65536
+#define CAPSICUM_MAX_IOCTL_LISTS 4096
+#define CAPSICUM_MAX_ANSWERS 16384
+/* Longest fd table a limit scans for siblings of the limited file. */
+#define CAPSICUM_SCAN_FDS 65536
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct capsicum_proc);
+} cap_procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CAPSICUM_MAX_FDS);
+	__type(key, struct capsicum_fd_key);
+	__type(value, struct capsicum_fd_rights);
+} cap_fds SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CAPSICUM_MAX_FLOORS);
+	__type(key, struct capsicum_floor_key);
+	__type(value, struct capsicum_fd_rights);
+} cap_floors SEC(".maps");
+
+/* struct file address -> generation, dropped when the file is freed. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CAPSICUM_MAX_FILES);
+	__type(key, __u64);
+	__type(value, __u64);
+} cap_files SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CAPSICUM_MAX_IOCTL_LISTS);
+	__type(key, struct capsicum_fd_key);
+	__type(value, struct capsicum_ioctls);
+} cap_ioctls SEC(".maps");
+
+/* Answers to CAPSICUM_OP_GET, keyed by thread id; readable by anyone. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CAPSICUM_MAX_ANSWERS);
+	__type(key, __u32);
+	__type(value, struct capsicum_answer);
+} answers SEC(".maps");
+
+/* Scratch space too large for the 512-byte BPF stack. */
+struct scratch {
+	struct capsicum_answer answer;
+	struct capsicum_ioctls ioctls;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} denials SEC(".maps");
+
+/* Monotonic counters; table ids and generations are never reused. */
+__u64 next_table_id;
+__u64 next_gen;
+/* Files in cap_files: lets file_free skip its lookup when zero. */
+__s64 tracked_files;
+/* Processes with a table: lets exit paths skip lookups when zero. */
+__s64 live_tables;
+__u64 denial_count;
+__u64 denials_dropped;
+
+/*
+ * What an LSM program may return: 0 or a negative errno. Newer verifiers
+ * check the range, and a status that went through a 32-bit variable has
+ * lost its sign as far as they can tell.
+ */
+static __always_inline int lsm_status(long status)
+{
+	return status > 0 || status < -4095 ? -EINVAL : (int)status;
+}
+
+/* The rights a hook compares against. */
+struct held {
+	__u64 rights[2];
+	__u32 fcntls;
+	__s32 nioctls;
+	__s32 fd;	/* the descriptor they belong to, -1 for a floor */
+	bool limited;	/* false: the file is unrestricted here */
+};
+
+static __always_inline struct task_struct *current_leader(void)
+{
+	return bpf_get_current_task_btf()->group_leader;
+}
+
+/*
+ * The fast path of every hook. A task with no BPF local storage at all has
+ * no Capsicum state: one pointer load decides it before any helper runs.
+ */
+static __always_inline struct capsicum_proc *proc_of(struct task_struct *leader)
+{
+	if (!leader->bpf_storage)
+		return NULL;
+	return bpf_task_storage_get(&cap_procs, leader, 0, 0);
+}
+
+static __always_inline struct capsicum_proc *current_proc(void)
+{
+	return proc_of(current_leader());
+}
+
+/* The struct file the current fd table maps fd to, or NULL. */
+static __always_inline struct file *fd_file(int fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **arr;
+	struct file *f = NULL;
+	unsigned int max;
+
+	if (fd < 0 || !fdt)
+		return NULL;
+	max = BPF_CORE_READ(fdt, max_fds);
+	if ((unsigned int)fd >= max)
+		return NULL;
+	arr = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &arr[fd]);
+	return f;
+}
+
+static __always_inline __u64 file_gen(struct file *file)
+{
+	__u64 key = (__u64)file;
+	__u64 *gen = bpf_map_lookup_elem(&cap_files, &key);
+
+	return gen ? *gen : 0;
+}
+
+/* The file's generation, assigned on first use. 0 if the map is full. */
+static __always_inline __u64 file_gen_assign(struct file *file)
+{
+	__u64 key = (__u64)file;
+	__u64 *old = bpf_map_lookup_elem(&cap_files, &key);
+	__u64 gen;
+
+	if (old)
+		return *old;
+	gen = __sync_fetch_and_add(&next_gen, 1) + 1;
+	if (bpf_map_update_elem(&cap_files, &key, &gen, BPF_NOEXIST))
+		return file_gen(file);
+	__sync_fetch_and_add(&tracked_files, 1);
+	return gen;
+}
+
+static __always_inline void held_all(struct held *h, int fd)
+{
+	h->rights[0] = CAP_ALL0;
+	h->rights[1] = CAP_ALL1;
+	h->fcntls = CAP_FCNTL_ALL;
+	h->nioctls = -1;
+	h->fd = fd;
+	h->limited = false;
+}
+
+static __always_inline void held_from(struct held *h,
+				      const struct capsicum_fd_rights *e, int fd)
+{
+	h->rights[0] = e->rights[0];
+	h->rights[1] = e->rights[1];
+	h->fcntls = e->fcntls;
+	h->nioctls = e->nioctls;
+	h->fd = fd;
+	h->limited = true;
+}
+
+/*
+ * Rights of `file` as reached through descriptor `fd` (-1 if the hook
+ * cannot know it). An entry counts only if the fd table still maps fd to
+ * this very file and the file's generation matches; otherwise the file's
+ * floor applies, so every gap fails closed.
+ */
+static __always_inline void held_rights(struct capsicum_proc *p,
+					struct file *file, int fd,
+					struct held *h)
+{
+	struct capsicum_floor_key fk = { .table_id = p->table_id,
+					 .file = (__u64)file };
+	struct capsicum_fd_rights *e;
+	__u64 gen = file_gen(file);
+
+	held_all(h, fd);
+	if (!gen)
+		return; /* no limit ever touched this file */
+	if (fd >= 0 && fd_file(fd) == file) {
+		struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
+
+		e = bpf_map_lookup_elem(&cap_fds, &k);
+		if (e && e->file == (__u64)file && e->gen == gen) {
+			held_from(h, e, fd);
+			return;
+		}
+	}
+	e = bpf_map_lookup_elem(&cap_floors, &fk);
+	if (e && e->gen == gen)
+		held_from(h, e, -1);
+}
+
+static __always_inline bool rights_contain(const __u64 *have, __u64 need0,
+					   __u64 need1)
+{
+	return (have[0] & need0) == need0 && (have[1] & need1) == need1;
+}
+
+/* Syscall number of the current task, -1 outside a syscall. */
+static __always_inline long current_syscall(void)
+{
+	struct pt_regs *regs =
+		(struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	return BPF_CORE_READ(regs, orig_ax);
+}
+
+/* Argument n (0-5) of the current syscall, x86-64 calling convention. */
+static __always_inline unsigned long syscall_arg(int n)
+{
+	struct pt_regs *regs =
+		(struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	switch (n) {
+	case 0:
+		return BPF_CORE_READ(regs, di);
+	case 1:
+		return BPF_CORE_READ(regs, si);
+	case 2:
+		return BPF_CORE_READ(regs, dx);
+	case 3:
+		return BPF_CORE_READ(regs, r10);
+	case 4:
+		return BPF_CORE_READ(regs, r8);
+	default:
+		return BPF_CORE_READ(regs, r9);
+	}
+}
+
+static __always_inline void report(__u32 hook, __u32 error, int fd,
+				   __u64 need0, __u64 need1,
+				   const struct held *h)
+{
+	struct capsicum_denial *d;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	__sync_fetch_and_add(&denial_count, 1);
+	d = bpf_ringbuf_reserve(&denials, sizeof(*d), 0);
+	if (!d) {
+		__sync_fetch_and_add(&denials_dropped, 1);
+		return;
+	}
+	d->time_ns = bpf_ktime_get_ns();
+	d->pid = pid_tgid >> 32;
+	d->tid = (__u32)pid_tgid;
+	d->fd = fd;
+	d->syscall_nr = (__s32)current_syscall();
+	d->hook = hook;
+	d->error = error;
+	d->needed[0] = need0;
+	d->needed[1] = need1;
+	d->held[0] = h ? h->rights[0] : 0;
+	d->held[1] = h ? h->rights[1] : 0;
+	bpf_get_current_comm(d->comm, sizeof(d->comm));
+	bpf_ringbuf_submit(d, 0);
+}
+
+/*
+ * The check every enforcing hook ends in: the descriptor's rights must
+ * contain need0/need1 (CAP_* values of index 0 and 1; 0 for none).
+ */
+static __always_inline int require(struct capsicum_proc *p, struct file *file,
+				   int fd, __u64 need0, __u64 need1, __u32 hook)
+{
+	struct held h;
+
+	held_rights(p, file, fd, &h);
+	if (!h.limited || rights_contain(h.rights, need0, need1))
+		return 0;
+	report(hook, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd, need0, need1, &h);
+	return -ENOTCAPABLE;
+}
+
+#endif

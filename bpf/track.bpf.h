@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Bookkeeping that keeps the tables exact: dup and friends copy rights,
+ * accept and openat derive them, close ends them, fork copies the table,
+ * exec keeps it (also from a non-leader thread), exit and file free drop
+ * what can no longer be reached. Until a syscall's fexit has run, its new
+ * descriptor has no entry and gets the file's floor, which fails closed.
+ */
+#ifndef CAPSICUM_TRACK_BPF_H
+#define CAPSICUM_TRACK_BPF_H
+
+#include "control.bpf.h"
+#include "syscalls.bpf.h"
+
+#define CLONE_FILES  0x00000400
+#define CLONE_THREAD 0x00010000
+#define F_DUPFD	     0
+#define F_DUPFD_CLOEXEC 1030
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+
+static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
+{
+	struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
+
+	bpf_map_delete_elem(&cap_fds, &k);
+	bpf_map_delete_elem(&cap_ioctls, &k);
+}
+
+/* newfd now holds what oldfd holds (dup, dup2, dup3, F_DUPFD). */
+static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
+				    int newfd)
+{
+	struct capsicum_fd_key ko = { .table_id = p->table_id, .fd = oldfd };
+	struct capsicum_fd_key kn = { .table_id = p->table_id, .fd = newfd };
+	struct file *file = fd_file(newfd);
+	struct capsicum_fd_rights *e;
+	struct capsicum_ioctls *l;
+
+	if (oldfd == newfd)
+		return;
+	e = bpf_map_lookup_elem(&cap_fds, &ko);
+	if (!file || !e || e->file != (__u64)file ||
+	    e->gen != file_gen(file)) {
+		/* No entry of its own: newfd gets the floor, like oldfd. */
+		fd_forget(p, newfd);
+		return;
+	}
+	if (e->nioctls > 0) {
+		l = bpf_map_lookup_elem(&cap_ioctls, &ko);
+		if (!l || bpf_map_update_elem(&cap_ioctls, &kn, l, BPF_ANY)) {
+			fd_forget(p, newfd);
+			return;
+		}
+	}
+	if (bpf_map_update_elem(&cap_fds, &kn, e, BPF_ANY))
+		fd_forget(p, newfd); /* full table: the floor applies */
+}
+
+/* newfd is a new file derived from srcfd (accept, openat). */
+static __always_inline void fd_derive(struct capsicum_proc *p, int srcfd,
+				      int newfd)
+{
+	struct file *src = fd_file(srcfd), *file = fd_file(newfd);
+	struct capsicum_fd_rights e;
+	struct held h;
+
+	if (!src || !file)
+		return;
+	held_rights(p, src, srcfd, &h);
+	if (!h.limited)
+		return;
+	e.file = (__u64)file;
+	e.gen = file_gen_assign(file);
+	e.rights[0] = h.rights[0];
+	e.rights[1] = h.rights[1];
+	e.fcntls = h.fcntls;
+	/* Lists stay with their descriptor; an inherited list is empty. */
+	e.nioctls = h.nioctls < 0 ? -1 : 0;
+	/*
+	 * If the entry cannot be stored, the new descriptor must not be
+	 * usable with more than its source: the floor of its file says so.
+	 */
+	if (!e.gen || store_entry(p, file, newfd, &e)) {
+		struct capsicum_floor_key fk = { .table_id = p->table_id,
+						 .file = (__u64)file };
+
+		e.nioctls = e.nioctls < 0 ? -1 : 0;
+		bpf_map_update_elem(&cap_floors, &fk, &e, BPF_ANY);
+	}
+}
+
+SEC("fexit/__x64_sys_dup")
+int BPF_PROG(capsicum_dup_exit, const struct pt_regs *regs, long ret)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (p && ret >= 0)
+		fd_copy(p, (int)BPF_CORE_READ(regs, di), (int)ret);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_dup2")
+int BPF_PROG(capsicum_dup2_exit, const struct pt_regs *regs, long ret)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (p && ret >= 0)
+		fd_copy(p, (int)BPF_CORE_READ(regs, di), (int)ret);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_dup3")
+int BPF_PROG(capsicum_dup3_exit, const struct pt_regs *regs, long ret)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (p && ret >= 0)
+		fd_copy(p, (int)BPF_CORE_READ(regs, di), (int)ret);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_fcntl")
+int BPF_PROG(capsicum_fcntl_exit, const struct pt_regs *regs, long ret)
+{
+	struct capsicum_proc *p = current_proc();
+	unsigned long cmd;
+
+	if (!p || ret < 0)
+		return 0;
+	cmd = BPF_CORE_READ(regs, si);
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		fd_copy(p, (int)BPF_CORE_READ(regs, di), (int)ret);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_accept")
+int BPF_PROG(capsicum_accept_exit, const struct pt_regs *regs, long ret)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (p && ret >= 0)
+		fd_derive(p, (int)BPF_CORE_READ(regs, di), (int)ret);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_accept4")
+int BPF_PROG(capsicum_accept4_exit, const struct pt_regs *regs, long ret)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (p && ret >= 0)
+		fd_derive(p, (int)BPF_CORE_READ(regs, di), (int)ret);
+	return 0;
+}
+
+static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
+{
+	struct capsicum_proc *p = current_proc();
+	int dirfd;
+
+	if (!p || ret < 0)
+		return;
+	dirfd = (int)BPF_CORE_READ(regs, di);
+	/* A reused fd number must not keep a closed descriptor's entry. */
+	fd_forget(p, (int)ret);
+	if (dirfd != AT_FDCWD)
+		fd_derive(p, dirfd, (int)ret);
+}
+
+SEC("fexit/__x64_sys_openat")
+int BPF_PROG(capsicum_openat_exit, const struct pt_regs *regs, long ret)
+{
+	openat_exit(regs, ret);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_openat2")
+int BPF_PROG(capsicum_openat2_exit, const struct pt_regs *regs, long ret)
+{
+	openat_exit(regs, ret);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_close")
+int BPF_PROG(capsicum_close_exit, const struct pt_regs *regs, long ret)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (p && ret == 0)
+		fd_forget(p, (int)BPF_CORE_READ(regs, di));
+	return 0;
+}
+
+struct range_forget {
+	struct capsicum_proc *p;
+	__u32 first;
+};
+
+static long range_forget_cb(__u64 i, struct range_forget *r)
+{
+	fd_forget(r->p, (int)(r->first + i));
+	return 0;
+}
+
+SEC("fexit/__x64_sys_close_range")
+int BPF_PROG(capsicum_close_range_exit, const struct pt_regs *regs, long ret)
+{
+	struct capsicum_proc *p = current_proc();
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct range_forget r;
+	__u32 first, last, max;
+
+	if (!p || ret != 0 || (BPF_CORE_READ(regs, dx) & CLOSE_RANGE_CLOEXEC))
+		return 0;
+	first = BPF_CORE_READ(regs, di);
+	last = BPF_CORE_READ(regs, si);
+	/* Entries past the table's size cannot exist for an open fd. */
+	max = BPF_CORE_READ(task, files, fdt, max_fds);
+	if (last >= max)
+		last = max - 1;
+	if (first > last)
+		return 0;
+	r.p = p;
+	r.first = first;
+	max = last - first + 1;
+	if (max > CAPSICUM_SCAN_FDS)
+		max = CAPSICUM_SCAN_FDS;
+	bpf_loop(max, range_forget_cb, &r, 0);
+	return 0;
+}
+
+/* Copies the parent's table into the child's at fork. */
+struct table_copy {
+	__u64 from;
+	__u64 to;
+	__s64 error;
+};
+
+static long copy_fd_cb(void *map, struct capsicum_fd_key *k,
+		       struct capsicum_fd_rights *e, struct table_copy *c)
+{
+	struct capsicum_fd_key nk = { .table_id = c->to, .fd = k->fd };
+	struct capsicum_ioctls *l;
+
+	if (k->table_id != c->from)
+		return 0;
+	if (e->nioctls > 0) {
+		l = bpf_map_lookup_elem(&cap_ioctls, k);
+		if (!l || bpf_map_update_elem(&cap_ioctls, &nk, l, BPF_ANY))
+			goto full;
+	}
+	if (bpf_map_update_elem(&cap_fds, &nk, e, BPF_ANY))
+		goto full;
+	return 0;
+full:
+	c->error = -ENOMEM;
+	return 1;
+}
+
+static long copy_floor_cb(void *map, struct capsicum_floor_key *k,
+			  struct capsicum_fd_rights *e, struct table_copy *c)
+{
+	struct capsicum_floor_key nk = { .table_id = c->to, .file = k->file };
+
+	if (k->table_id != c->from)
+		return 0;
+	if (bpf_map_update_elem(&cap_floors, &nk, e, BPF_ANY)) {
+		c->error = -ENOMEM;
+		return 1;
+	}
+	return 0;
+}
+
+SEC("lsm/task_alloc")
+int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
+	     unsigned long clone_flags)
+{
+	struct capsicum_proc *p, *child;
+	struct table_copy c = {};
+
+	/* Threads share the leader's table. */
+	if (clone_flags & CLONE_THREAD)
+		return 0;
+	p = current_proc();
+	if (!p)
+		return 0;
+	child = bpf_task_storage_get(&cap_procs, task, 0,
+				     BPF_LOCAL_STORAGE_GET_F_CREATE);
+	/* A child that cannot carry the restrictions must not exist. */
+	if (!child)
+		return -ENOMEM;
+	child->flags = p->flags;
+	__sync_fetch_and_add(&live_tables, 1);
+	if (clone_flags & CLONE_FILES) {
+		/* One fd table, one rights table; never freed by either. */
+		child->table_id = p->table_id;
+		child->flags |= CAPSICUM_PROC_SHARED_FDS;
+		p->flags |= CAPSICUM_PROC_SHARED_FDS;
+		return 0;
+	}
+	child->table_id = __sync_fetch_and_add(&next_table_id, 1) + 1;
+	c.from = p->table_id;
+	c.to = child->table_id;
+	bpf_for_each_map_elem(&cap_fds, copy_fd_cb, &c, 0);
+	if (!c.error)
+		bpf_for_each_map_elem(&cap_floors, copy_floor_cb, &c, 0);
+	return c.error;
+}
+
+static long drop_fd_cb(void *map, struct capsicum_fd_key *k,
+		       struct capsicum_fd_rights *e, __u64 *table_id)
+{
+	if (k->table_id == *table_id) {
+		bpf_map_delete_elem(&cap_ioctls, k);
+		bpf_map_delete_elem(&cap_fds, k);
+	}
+	return 0;
+}
+
+static long drop_floor_cb(void *map, struct capsicum_floor_key *k,
+			  struct capsicum_fd_rights *e, __u64 *table_id)
+{
+	if (k->table_id == *table_id)
+		bpf_map_delete_elem(&cap_floors, k);
+	return 0;
+}
+
+SEC("lsm/task_free")
+int BPF_PROG(capsicum_task_free, struct task_struct *task)
+{
+	struct capsicum_proc *p;
+	__u32 tid;
+	__u64 id;
+
+	if (!live_tables)
+		return 0;
+	tid = task->pid;
+	bpf_map_delete_elem(&answers, &tid);
+	/*
+	 * Only a process's last leader owns its table: after a non-leader
+	 * execve, the old leader no longer leads and must not drop it.
+	 */
+	if (task->group_leader != task || !task->bpf_storage)
+		return 0;
+	p = bpf_task_storage_get(&cap_procs, task, 0, 0);
+	if (!p || !p->table_id)
+		return 0;
+	__sync_fetch_and_add(&live_tables, -1);
+	if (p->flags & CAPSICUM_PROC_SHARED_FDS)
+		return 0;
+	id = p->table_id;
+	bpf_for_each_map_elem(&cap_fds, drop_fd_cb, &id, 0);
+	bpf_for_each_map_elem(&cap_floors, drop_floor_cb, &id, 0);
+	return 0;
+}
+
+SEC("lsm/file_free_security")
+int BPF_PROG(capsicum_file_free, struct file *file)
+{
+	__u64 key = (__u64)file;
+
+	/* Entries naming this address become stale: its generation ends. */
+	if (tracked_files > 0 && !bpf_map_delete_elem(&cap_files, &key))
+		__sync_fetch_and_add(&tracked_files, -1);
+	return 0;
+}
+
+SEC("lsm/bprm_creds_for_exec")
+int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *leader = task->group_leader;
+	struct capsicum_proc *p = proc_of(leader), *mine;
+	struct file *f;
+	int fd;
+
+	if (!p)
+		return 0;
+	/* fexecve(fd) is execveat(fd, "", ..., AT_EMPTY_PATH). */
+	if (current_syscall() == NR_execveat &&
+	    (syscall_arg(4) & AT_EMPTY_PATH)) {
+		fd = (int)syscall_arg(0);
+		f = fd_file(fd);
+		if (f && BPF_CORE_READ(f, f_path.dentry) ==
+				 BPF_CORE_READ(bprm, file, f_path.dentry)) {
+			int err = require(p, f, fd, CAP_FEXECVE, 0,
+					  CAPSICUM_HOOK_EXEC);
+			if (err)
+				return err;
+		}
+	}
+	/*
+	 * execve from a non-leader thread makes that thread the leader and
+	 * frees the old one: carry the table over before that happens.
+	 */
+	if (task != leader) {
+		mine = bpf_task_storage_get(&cap_procs, task, 0,
+					    BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (!mine)
+			return -ENOMEM;
+		if (!mine->table_id)
+			__sync_fetch_and_add(&live_tables, 1);
+		mine->table_id = p->table_id;
+		mine->flags = p->flags;
+	}
+	return 0;
+}
+
+#endif

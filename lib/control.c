@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The syscall-level half of libcapsicum on stock kernels: each call is a
+ * request to the BPF side over fcntl(fd, F_GETFD, &req) or prctl(), and
+ * answers that do not fit a status are read from the pinned answers map.
+ * Protocol: include/capsicum/abi.h. Without the BPF side, every call fails
+ * with ENOSYS.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <sys/capsicum.h>
+
+static void req_init(struct capsicum_req *req, __u32 op)
+{
+	memset(req, 0, sizeof(*req));
+	req->magic = CAPSICUM_REQ_MAGIC;
+	req->version = CAPSICUM_ABI_VERSION;
+	req->op = op;
+}
+
+/* Sends an fd request. 0 on success, -1 with errno set otherwise. */
+static int fd_request(int fd, struct capsicum_req *req)
+{
+	int ret = fcntl(fd, F_GETFD, req);
+
+	if (ret >= 0) {
+		/* Plain F_GETFD ran: nobody intercepted the request. */
+		errno = ENOSYS;
+		return -1;
+	}
+	if (errno == CAPSICUM_STATUS_OK)
+		return 0;
+	return -1;
+}
+
+/* A process request. Returns the success status, or -1 with errno. */
+static int proc_request(__u32 op)
+{
+	struct capsicum_req req;
+
+	req_init(&req, op);
+	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 || errno == EINVAL) {
+		/* The kernel's own answer to an unknown prctl option. */
+		errno = ENOSYS;
+		return -1;
+	}
+	if (errno == CAPSICUM_STATUS_OK || errno == CAPSICUM_STATUS_OK_CAPMODE)
+		return errno;
+	return -1;
+}
+
+/*
+ * The answers map, opened read-only once per process. In capability mode
+ * the pin cannot be opened any more, so cap_enter() opens it first.
+ */
+static atomic_int answers_fd = -1;
+
+static int answers_map(void)
+{
+	union bpf_attr attr;
+	int fd = atomic_load(&answers_fd), expected = -1;
+
+	if (fd >= 0)
+		return fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (__u64)(unsigned long)CAPSICUM_PIN_ANSWERS;
+	attr.file_flags = BPF_F_RDONLY;
+	fd = (int)syscall(__NR_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+	if (fd < 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	/* Move it out of the low numbers programs expect to own. */
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+	close(fd);
+	if (high < 0)
+		return -1;
+	if (!atomic_compare_exchange_strong(&answers_fd, &expected, high)) {
+		close(high);
+		return expected;
+	}
+	return high;
+}
+
+static _Thread_local __u64 nonce_counter;
+
+/* Asks for fd's rights and reads the answer left for this thread. */
+static int fd_query(int fd, struct capsicum_answer *a)
+{
+	struct capsicum_req req;
+	union bpf_attr attr;
+	__u32 tid = (__u32)gettid();
+	int map = answers_map();
+
+	if (map < 0)
+		return -1;
+	req_init(&req, CAPSICUM_OP_GET);
+	/* Unique per thread and call, so a stale answer is never taken. */
+	req.nonce = ((__u64)tid << 32) ^ ++nonce_counter ^
+		    (__u64)(unsigned long)&req;
+	if (fd_request(fd, &req))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (__u32)map;
+	attr.key = (__u64)(unsigned long)&tid;
+	attr.value = (__u64)(unsigned long)a;
+	if (syscall(__NR_bpf, BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr)) ||
+	    a->nonce != req.nonce) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int cap_rights_limit(int fd, const cap_rights_t *rights)
+{
+	struct capsicum_req req;
+
+	if (!rights || !cap_rights_is_valid(rights)) {
+		errno = EINVAL;
+		return -1;
+	}
+	req_init(&req, CAPSICUM_OP_LIMIT_RIGHTS);
+	req.rights[0] = rights->cr_rights[0];
+	req.rights[1] = rights->cr_rights[1];
+	return fd_request(fd, &req);
+}
+
+int __cap_rights_get(int version, int fd, cap_rights_t *rights)
+{
+	struct capsicum_answer a;
+
+	if (version != CAP_RIGHTS_VERSION_00 || !rights) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (fd_query(fd, &a))
+		return -1;
+	rights->cr_rights[0] = a.rights[0];
+	rights->cr_rights[1] = a.rights[1];
+	return 0;
+}
+
+int cap_fcntls_limit(int fd, uint32_t fcntlrights)
+{
+	struct capsicum_req req;
+
+	if (fcntlrights & ~CAP_FCNTL_ALL) {
+		errno = EINVAL;
+		return -1;
+	}
+	req_init(&req, CAPSICUM_OP_LIMIT_FCNTLS);
+	req.fcntls = fcntlrights;
+	return fd_request(fd, &req);
+}
+
+int cap_fcntls_get(int fd, uint32_t *fcntlrightsp)
+{
+	struct capsicum_answer a;
+
+	if (!fcntlrightsp) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (fd_query(fd, &a))
+		return -1;
+	*fcntlrightsp = a.fcntls;
+	return 0;
+}
+
+int cap_ioctls_limit(int fd, const cap_ioctl_t *cmds, size_t ncmds)
+{
+	struct capsicum_req req;
+
+	_Static_assert(sizeof(cap_ioctl_t) == sizeof(__u64),
+		       "the ABI carries ioctl commands as 64-bit words");
+	if (ncmds > CAP_IOCTLS_MAX || (ncmds && !cmds)) {
+		errno = EINVAL;
+		return -1;
+	}
+	req_init(&req, CAPSICUM_OP_LIMIT_IOCTLS);
+	req.nioctls = (__s32)ncmds;
+	req.ioctls = (__u64)(unsigned long)cmds;
+	return fd_request(fd, &req);
+}
+
+ssize_t cap_ioctls_get(int fd, cap_ioctl_t *cmds, size_t maxcmds)
+{
+	struct capsicum_answer a;
+	size_t n;
+
+	if (fd_query(fd, &a))
+		return -1;
+	if (a.nioctls < 0)
+		return CAP_IOCTLS_ALL;
+	n = (size_t)a.nioctls < maxcmds ? (size_t)a.nioctls : maxcmds;
+	if (n && !cmds) {
+		errno = EFAULT;
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		cmds[i] = (cap_ioctl_t)a.ioctls[i];
+	return a.nioctls;
+}
+
+int cap_enter(void)
+{
+	/* Capability mode (the seccomp filter) is not implemented yet. */
+	errno = ENOSYS;
+	return -1;
+}
+
+int cap_getmode(unsigned int *modep)
+{
+	int status;
+
+	if (!modep) {
+		errno = EFAULT;
+		return -1;
+	}
+	status = proc_request(CAPSICUM_OP_GETMODE);
+	if (status < 0)
+		return -1;
+	*modep = status == CAPSICUM_STATUS_OK_CAPMODE;
+	return 0;
+}
+
+bool cap_sandboxed(void)
+{
+	unsigned int mode;
+
+	return cap_getmode(&mode) == 0 && mode;
+}
