@@ -88,7 +88,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(LIBCAPSICUM_A)
 $(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(SELFTESTS): $(SELFTEST_OBJS) $(LIBCAPSICUM_A)
+$(SELFTESTS): $(SELFTEST_OBJS) $(O)/daemon/load.o $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz -lpthread
 
 # The selftests load through the daemon's loader, unchanged.

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-descriptor rights on a stock kernel, through <sys/capsicum.h> only:
+ * the control plane's contract and errors, then one row per right: the
+ * operation succeeds with the right and fails with ENOTCAPABLE without it.
+ * Each SELFTEST runs in its own child, so limits never leak between tests.
+ */
+#define _GNU_SOURCE
+#include "selftest.h"
+
+#include "load.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/capsicum.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+static bool loaded(void)
+{
+	return access(CAPSICUM_PIN_ANSWERS, F_OK) == 0;
+}
+
+/* Root loads the programs on first need; uid 1000 finds them pinned. */
+static bool ensure_loaded(void)
+{
+	if (!loaded() && selftest_is_root())
+		capsicum_load(CAPSICUM_PIN_DIR);
+	return ASSERT_TRUE(loaded(), "capsicum programs loaded");
+}
+
+/* A scratch file with some content, opened read-write. */
+static int scratch_file(void)
+{
+	char path[] = "/tmp/rights.XXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd >= 0) {
+		unlink(path);
+		if (write(fd, "capsicum", 8) != 8) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* Limits fd to every right except `right`. */
+static int limit_all_but(int fd, uint64_t right)
+{
+	cap_rights_t r;
+
+	CAP_ALL(&r);
+	cap_rights_clear(&r, right);
+	return cap_rights_limit(fd, &r);
+}
+
+SELFTEST(control_plane_enosys_when_unloaded)
+{
+	cap_rights_t r;
+	unsigned int mode;
+	int fd = open("/dev/null", O_RDONLY);
+
+	if (loaded())
+		selftest_skip("programs already loaded by the root run");
+	cap_rights_init(&r, CAP_READ);
+	ASSERT_ERRNO(cap_rights_limit(fd, &r), ENOSYS, "limit unloaded");
+	ASSERT_ERRNO(cap_rights_get(fd, &r), ENOSYS, "get unloaded");
+	ASSERT_ERRNO(cap_getmode(&mode), ENOSYS, "getmode unloaded");
+	close(fd);
+}
+
+SELFTEST(limit_get_and_errors)
+{
+	cap_rights_t r, got, wide;
+	unsigned int mode = 7;
+	int fd;
+
+	if (!ensure_loaded())
+		return;
+	fd = scratch_file();
+	if (!ASSERT_OK(fd, "scratch file"))
+		return;
+	/* An untouched descriptor has every right. */
+	ASSERT_OK(cap_rights_get(fd, &got), "get fresh");
+	CAP_ALL(&wide);
+	ASSERT_TRUE(cap_rights_contains(&got, &wide) &&
+			    cap_rights_contains(&wide, &got),
+		    "fresh fd has all rights");
+	cap_rights_init(&r, CAP_READ, CAP_FSTAT);
+	ASSERT_OK(cap_rights_limit(fd, &r), "limit read,fstat");
+	ASSERT_OK(cap_rights_get(fd, &got), "get limited");
+	ASSERT_EQ(got.cr_rights[0], r.cr_rights[0], "word 0 as set");
+	ASSERT_EQ(got.cr_rights[1], r.cr_rights[1], "word 1 as set");
+	/* Rights only narrow, whoever asks. */
+	cap_rights_init(&wide, CAP_READ, CAP_WRITE);
+	ASSERT_ERRNO(cap_rights_limit(fd, &wide), ENOTCAPABLE, "widen");
+	ASSERT_OK(cap_rights_get(fd, &got), "get after widen");
+	ASSERT_EQ(got.cr_rights[0], r.cr_rights[0], "widen changed nothing");
+	/* Same set again is fine; a subset narrows further. */
+	ASSERT_OK(cap_rights_limit(fd, &r), "limit same");
+	cap_rights_init(&r, CAP_READ);
+	ASSERT_OK(cap_rights_limit(fd, &r), "narrow further");
+	/* Bad input. */
+	ASSERT_ERRNO(cap_rights_limit(12345, &r), EBADF, "unknown fd");
+	ASSERT_ERRNO(cap_rights_get(12345, &got), EBADF, "get unknown fd");
+	got = r;
+	got.cr_rights[0] |= 3ULL << 62; /* wrong version */
+	ASSERT_ERRNO(cap_rights_limit(fd, &got), EINVAL, "bad version");
+	ASSERT_ERRNO(cap_rights_limit(fd, NULL), EINVAL, "NULL rights");
+	ASSERT_ERRNO(cap_ioctls_limit(fd, NULL, CAP_IOCTLS_MAX + 1), EINVAL,
+		     "too many ioctls");
+	ASSERT_ERRNO(cap_fcntls_limit(fd, 1U << 20), EINVAL, "bad fcntls");
+	ASSERT_OK(cap_getmode(&mode), "getmode");
+	ASSERT_EQ(mode, 0, "not in capability mode");
+	close(fd);
+}
+
+/* The acceptance case: stdout limited to CAP_WRITE, parent intact. */
+SELFTEST(stdout_write_only_parent_unaffected)
+{
+	struct stat st;
+	int status;
+	pid_t pid;
+
+	if (!ensure_loaded())
+		return;
+	pid = fork();
+	if (pid == 0) {
+		cap_rights_t r;
+
+		cap_rights_init(&r, CAP_WRITE);
+		if (cap_rights_limit(STDOUT_FILENO, &r))
+			_exit(10);
+		if (fstat(STDOUT_FILENO, &st) != -1 || errno != ENOTCAPABLE)
+			_exit(11);
+		if (write(STDOUT_FILENO, "", 0) != 0)
+			_exit(12);
+		_exit(0);
+	}
+	ASSERT_TRUE(pid > 0 && waitpid(pid, &status, 0) == pid, "wait child");
+	ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
+		  "child: limit, fstat ENOTCAPABLE, write ok");
+	ASSERT_OK(fstat(STDOUT_FILENO, &st), "parent fstat(1) unaffected");
+}
+
+SELFTEST(dup_then_limit_keeps_original)
+{
+	cap_rights_t r, got;
+	char c;
+	int fd, ro;
+
+	if (!ensure_loaded())
+		return;
+	fd = scratch_file();
+	ro = dup(fd);
+	if (!ASSERT_OK(ro, "dup"))
+		return;
+	cap_rights_init(&r, CAP_READ, CAP_SEEK);
+	ASSERT_OK(cap_rights_limit(ro, &r), "limit the dup");
+	ASSERT_ERRNO(write(ro, "x", 1), ENOTCAPABLE, "write via limited dup");
+	ASSERT_EQ(pread(ro, &c, 1, 0), 1, "pread via limited dup");
+	ASSERT_EQ(write(fd, "x", 1), 1, "write via original");
+	ASSERT_OK(cap_rights_get(fd, &got), "get original");
+	ASSERT_TRUE(cap_rights_is_set(&got, CAP_WRITE, CAP_FSTAT, CAP_MMAP_RW),
+		    "original keeps its rights");
+}
+
+SELFTEST(dup_family_copies_rights)
+{
+	cap_rights_t r, got;
+	int fd, d[4];
+
+	if (!ensure_loaded())
+		return;
+	fd = scratch_file();
+	cap_rights_init(&r, CAP_READ);
+	if (!ASSERT_OK(cap_rights_limit(fd, &r), "limit"))
+		return;
+	d[0] = dup(fd);
+	d[1] = dup2(fd, 40);
+	d[2] = dup3(fd, 41, O_CLOEXEC);
+	d[3] = fcntl(fd, F_DUPFD_CLOEXEC, 50);
+	for (int i = 0; i < 4; i++) {
+		ASSERT_OK(d[i], "dup variant");
+		ASSERT_OK(cap_rights_get(d[i], &got), "get dup");
+		ASSERT_EQ(got.cr_rights[0], r.cr_rights[0], "dup has the rights");
+		ASSERT_ERRNO(write(d[i], "x", 1), ENOTCAPABLE, "dup cannot write");
+	}
+	/* dup2 over a limited fd number replaces its rights. */
+	int fresh = scratch_file();
+
+	ASSERT_EQ(dup2(fresh, 40), 40, "dup2 fresh over 40");
+	ASSERT_EQ(write(40, "x", 1), 1, "40 now writes");
+}
+
+SELFTEST(fork_copies_and_child_limits_stay_in_child)
+{
+	cap_rights_t r;
+	int fd, status;
+	pid_t pid;
+
+	if (!ensure_loaded())
+		return;
+	fd = scratch_file();
+	cap_rights_init(&r, CAP_READ, CAP_WRITE);
+	ASSERT_OK(cap_rights_limit(fd, &r), "limit before fork");
+	pid = fork();
+	if (pid == 0) {
+		struct stat st;
+		cap_rights_t w;
+
+		if (fstat(fd, &st) != -1 || errno != ENOTCAPABLE)
+			_exit(10); /* inherited limit */
+		cap_rights_init(&w, CAP_READ);
+		if (cap_rights_limit(fd, &w))
+			_exit(11);
+		_exit(write(fd, "x", 1) == -1 && errno == ENOTCAPABLE ? 0 : 12);
+	}
+	ASSERT_TRUE(pid > 0 && waitpid(pid, &status, 0) == pid, "wait");
+	ASSERT_EQ(WEXITSTATUS(status), 0, "child saw the table, narrowed its own");
+	ASSERT_EQ(write(fd, "x", 1), 1, "parent still writes");
+}
+
+SELFTEST(close_and_reopen_never_inherits)
+{
+	cap_rights_t r, got, all;
+
+	if (!ensure_loaded())
+		return;
+	CAP_ALL(&all);
+	cap_rights_init(&r, CAP_READ);
+	/* Same fd number, often the same struct file address: never stale. */
+	for (int i = 0; i < 10000; i++) {
+		int fd = open("/dev/null", O_RDWR);
+
+		if (!ASSERT_OK(fd, "open") ||
+		    !ASSERT_OK(cap_rights_limit(fd, &r), "limit"))
+			return;
+		close(fd);
+		fd = open("/dev/null", O_RDWR);
+		if (!ASSERT_OK(cap_rights_get(fd, &got), "get reopened") ||
+		    !ASSERT_TRUE(cap_rights_contains(&got, &all),
+				 "reopened fd unrestricted") ||
+		    !ASSERT_EQ(write(fd, "x", 1), 1, "reopened fd writes"))
+			return;
+		close(fd);
+	}
+}
+
+/* --- one row per right ---------------------------------------------------*/
+
+enum kind { FILE_RW, SOCKPAIR, DIRECTORY };
+
+struct right_case {
+	const char *name;
+	uint64_t right; /* removed for the "without" run */
+	enum kind kind;
+	int (*op)(int fd); /* returns 0 or -1 with errno */
+};
+
+static int op_read(int fd)
+{
+	char c;
+
+	return lseek(fd, 0, SEEK_SET) < 0 || read(fd, &c, 1) != 1 ? -1 : 0;
+}
+static int op_write(int fd)
+{
+	return write(fd, "x", 1) == 1 ? 0 : -1;
+}
+static int op_pread(int fd)
+{
+	char c;
+
+	return pread(fd, &c, 1, 0) == 1 ? 0 : -1;
+}
+static int op_pwrite(int fd)
+{
+	return pwrite(fd, "x", 1, 0) == 1 ? 0 : -1;
+}
+static int op_readv(int fd)
+{
+	char c;
+	struct iovec v = { &c, 1 };
+
+	return lseek(fd, 0, SEEK_SET) < 0 || readv(fd, &v, 1) != 1 ? -1 : 0;
+}
+static int op_fstat(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st);
+}
+static int op_mmap_r(int fd)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? -1 : munmap(p, 4096);
+}
+static int op_mmap_w_shared(int fd)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? -1 : munmap(p, 4096);
+}
+static int op_ioctl(int fd)
+{
+	int n;
+
+	return ioctl(fd, FIONREAD, &n);
+}
+static int op_fcntl_getfl(int fd)
+{
+	return fcntl(fd, F_GETFL) < 0 ? -1 : 0;
+}
+static int op_flock(int fd)
+{
+	return flock(fd, LOCK_SH);
+}
+static int op_setlk(int fd)
+{
+	struct flock l = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
+
+	return fcntl(fd, F_SETLK, &l);
+}
+static int op_ftruncate(int fd)
+{
+	return ftruncate(fd, 4);
+}
+static int op_fchmod(int fd)
+{
+	return fchmod(fd, 0600);
+}
+static int op_fchown(int fd)
+{
+	return fchown(fd, geteuid(), getegid());
+}
+static int op_futimens(int fd)
+{
+	return futimens(fd, NULL);
+}
+static int op_flistxattr(int fd)
+{
+	char buf[64];
+
+	return flistxattr(fd, buf, sizeof(buf)) < 0 ? -1 : 0;
+}
+static int op_fstatfs(int fd)
+{
+	struct statfs s;
+
+	return fstatfs(fd, &s);
+}
+static int op_send(int fd)
+{
+	return send(fd, "x", 1, 0) == 1 ? 0 : -1;
+}
+static int op_recv(int fd)
+{
+	char c;
+
+	return recv(fd, &c, 1, MSG_DONTWAIT) == 1 ? 0 : -1;
+}
+static int op_getsockname(int fd)
+{
+	struct sockaddr_storage a;
+	socklen_t l = sizeof(a);
+
+	return getsockname(fd, (struct sockaddr *)&a, &l);
+}
+static int op_getpeername(int fd)
+{
+	struct sockaddr_storage a;
+	socklen_t l = sizeof(a);
+
+	return getpeername(fd, (struct sockaddr *)&a, &l);
+}
+static int op_getsockopt(int fd)
+{
+	int v;
+	socklen_t l = sizeof(v);
+
+	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &v, &l);
+}
+static int op_setsockopt(int fd)
+{
+	int v = 4096;
+
+	return setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v));
+}
+static int op_shutdown(int fd)
+{
+	return shutdown(fd, SHUT_WR);
+}
+static int op_openat_read(int fd)
+{
+	int f = openat(fd, "f", O_RDONLY);
+
+	return f < 0 ? -1 : close(f);
+}
+static int op_openat_create(int fd)
+{
+	int f = openat(fd, "new", O_WRONLY | O_CREAT, 0600);
+
+	return f < 0 ? -1 : close(f);
+}
+
+static const struct right_case cases[] = {
+	{ "read", CAP_READ, FILE_RW, op_read },
+	{ "write", CAP_WRITE, FILE_RW, op_write },
+	{ "pread needs seek", CAP_SEEK, FILE_RW, op_pread },
+	{ "pread needs read", CAP_READ, FILE_RW, op_pread },
+	{ "pwrite needs seek", CAP_SEEK, FILE_RW, op_pwrite },
+	{ "readv", CAP_READ, FILE_RW, op_readv },
+	{ "fstat", CAP_FSTAT, FILE_RW, op_fstat },
+	{ "mmap read", CAP_MMAP, FILE_RW, op_mmap_r },
+	{ "mmap shared write", CAP_WRITE, FILE_RW, op_mmap_w_shared },
+	{ "ioctl", CAP_IOCTL, SOCKPAIR, op_ioctl },
+	{ "fcntl getfl", CAP_FCNTL, FILE_RW, op_fcntl_getfl },
+	{ "flock", CAP_FLOCK, FILE_RW, op_flock },
+	{ "fcntl setlk", CAP_FLOCK, FILE_RW, op_setlk },
+	{ "ftruncate", CAP_FTRUNCATE, FILE_RW, op_ftruncate },
+	{ "fchmod", CAP_FCHMOD, FILE_RW, op_fchmod },
+	{ "fchown", CAP_FCHOWN, FILE_RW, op_fchown },
+	{ "futimens", CAP_FUTIMES, FILE_RW, op_futimens },
+	{ "flistxattr", CAP_EXTATTR_LIST, FILE_RW, op_flistxattr },
+	{ "fstatfs", CAP_FSTATFS, FILE_RW, op_fstatfs },
+	{ "send", CAP_SEND, SOCKPAIR, op_send },
+	{ "recv", CAP_RECV, SOCKPAIR, op_recv },
+	{ "getsockname", CAP_GETSOCKNAME, SOCKPAIR, op_getsockname },
+	{ "getpeername", CAP_GETPEERNAME, SOCKPAIR, op_getpeername },
+	{ "getsockopt", CAP_GETSOCKOPT, SOCKPAIR, op_getsockopt },
+	{ "setsockopt", CAP_SETSOCKOPT, SOCKPAIR, op_setsockopt },
+	{ "shutdown", CAP_SHUTDOWN, SOCKPAIR, op_shutdown },
+	{ "openat needs lookup", CAP_LOOKUP, DIRECTORY, op_openat_read },
+	{ "openat O_RDONLY needs read", CAP_READ, DIRECTORY, op_openat_read },
+	{ "openat O_CREAT needs create", CAP_CREATE, DIRECTORY,
+	  op_openat_create },
+};
+
+static int make_fd(enum kind kind)
+{
+	int sv[2];
+	char dir[] = "/tmp/rights-dir.XXXXXX";
+
+	switch (kind) {
+	case FILE_RW:
+		return scratch_file();
+	case SOCKPAIR:
+		/* sv[1] stays open in the child as the peer, with data sent. */
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
+		    write(sv[1], "y", 1) != 1)
+			return -1;
+		return sv[0];
+	case DIRECTORY:
+		if (!mkdtemp(dir))
+			return -1;
+		int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+		int f = openat(dfd, "f", O_WRONLY | O_CREAT, 0644);
+
+		close(f);
+		return dfd;
+	}
+	return -1;
+}
+
+/* Runs one case in a child: limited to all-but-right when `without`. */
+static int run_case(const struct right_case *c, bool without)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = make_fd(c->kind);
+
+		if (fd < 0)
+			_exit(200);
+		if (without && limit_all_but(fd, c->right))
+			_exit(201);
+		if (c->op(fd) == 0)
+			_exit(0);
+		_exit(errno == ENOTCAPABLE ? 135 : 202);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+SELFTEST(each_right_with_and_without)
+{
+	if (!ensure_loaded())
+		return;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int with = run_case(&cases[i], false);
+		int without = run_case(&cases[i], true);
+
+		if (!ASSERT_EQ(with, 0, cases[i].name) ||
+		    !ASSERT_EQ(without, ENOTCAPABLE, cases[i].name))
+			fprintf(stderr, "    case '%s': with=%d without=%d\n",
+				cases[i].name, with, without);
+	}
+}
+
+SELFTEST(fcntl_subrights)
+{
+	int fd;
+
+	if (!ensure_loaded())
+		return;
+	fd = scratch_file();
+	ASSERT_OK(cap_fcntls_limit(fd, CAP_FCNTL_GETFL), "limit fcntls");
+	ASSERT_OK(fcntl(fd, F_GETFL), "F_GETFL allowed");
+	ASSERT_ERRNO(fcntl(fd, F_SETFL, O_NONBLOCK), ENOTCAPABLE,
+		     "F_SETFL denied");
+	ASSERT_OK(fcntl(fd, F_GETFD), "F_GETFD needs no right");
+	ASSERT_ERRNO(cap_fcntls_limit(fd, CAP_FCNTL_ALL), ENOTCAPABLE,
+		     "fcntls only narrow");
+	uint32_t got = 0;
+
+	ASSERT_OK(cap_fcntls_get(fd, &got), "fcntls get");
+	ASSERT_EQ(got, CAP_FCNTL_GETFL, "fcntls as set");
+}
+
+SELFTEST(ioctl_allowlist)
+{
+	cap_ioctl_t cmds[2] = { FIONREAD, FIONBIO }, got[4];
+	int sv[2], n, on = 1;
+
+	if (!ensure_loaded())
+		return;
+	if (!ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair"))
+		return;
+	ASSERT_EQ(cap_ioctls_get(sv[0], got, 4), CAP_IOCTLS_ALL, "all at first");
+	ASSERT_OK(cap_ioctls_limit(sv[0], cmds, 1), "allow FIONREAD only");
+	ASSERT_OK(ioctl(sv[0], FIONREAD, &n), "FIONREAD allowed");
+	ASSERT_ERRNO(ioctl(sv[0], FIONBIO, &on), ENOTCAPABLE, "FIONBIO denied");
+	ASSERT_ERRNO(cap_ioctls_limit(sv[0], cmds, 2), ENOTCAPABLE,
+		     "ioctls only narrow");
+	ASSERT_EQ(cap_ioctls_get(sv[0], got, 4), 1, "one ioctl");
+	ASSERT_EQ(got[0], FIONREAD, "FIONREAD listed");
+}
+
+SELFTEST(openat_derives_dirfd_rights)
+{
+	cap_rights_t r, got;
+	int dfd, f;
+
+	if (!ensure_loaded())
+		return;
+	dfd = make_fd(DIRECTORY);
+	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_FSTAT);
+	ASSERT_OK(cap_rights_limit(dfd, &r), "limit dir");
+	f = openat(dfd, "f", O_RDONLY);
+	if (!ASSERT_OK(f, "openat through the dir"))
+		return;
+	ASSERT_OK(cap_rights_get(f, &got), "get new fd");
+	ASSERT_EQ(got.cr_rights[0], r.cr_rights[0], "new fd has dir's rights");
+	ASSERT_ERRNO(openat(dfd, "f", O_WRONLY), ENOTCAPABLE, "write open");
+}
