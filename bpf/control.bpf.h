@@ -141,12 +141,20 @@ static __always_inline int store_entry(struct capsicum_proc *p,
 	return 0;
 }
 
-/* Current rights of fd as an entry to edit; the file gets a generation. */
-static __always_inline int entry_current(struct capsicum_proc *p,
+/*
+ * Start of every limit: the process's table (created if need be) and fd's
+ * current rights as an entry to edit; the file gets a generation.
+ */
+static __always_inline int entry_current(struct capsicum_proc **pp,
 					 struct file *file, int fd,
 					 struct capsicum_fd_rights *e,
 					 struct held *h)
 {
+	struct capsicum_proc *p = proc_get_or_create();
+
+	if (!p)
+		return -ENOMEM;
+	*pp = p;
 	held_rights(p, file, fd, h);
 	e->file = (__u64)file;
 	e->gen = file_gen_assign(file);
@@ -170,10 +178,7 @@ static __always_inline int op_limit_rights(struct file *file, int fd,
 
 	if (!rights_valid(req->rights[0], req->rights[1]))
 		return -EINVAL;
-	p = proc_get_or_create();
-	if (!p)
-		return -ENOMEM;
-	err = entry_current(p, file, fd, &e, &h);
+	err = entry_current(&p, file, fd, &e, &h);
 	if (err)
 		return err;
 	if (!rights_contain(h.rights, req->rights[0], req->rights[1]))
@@ -202,10 +207,7 @@ static __always_inline int op_limit_fcntls(struct file *file, int fd,
 
 	if (req->fcntls & ~CAP_FCNTL_ALL)
 		return -EINVAL;
-	p = proc_get_or_create();
-	if (!p)
-		return -ENOMEM;
-	err = entry_current(p, file, fd, &e, &h);
+	err = entry_current(&p, file, fd, &e, &h);
 	if (err)
 		return err;
 	if (req->fcntls & ~h.fcntls)
@@ -263,10 +265,7 @@ static __always_inline int op_limit_ioctls(struct file *file, int fd,
 						 sizeof(__u64),
 					 (const void *)req->ioctls))
 		return -EFAULT;
-	p = proc_get_or_create();
-	if (!p)
-		return -ENOMEM;
-	err = entry_current(p, file, fd, &e, &h);
+	err = entry_current(&p, file, fd, &e, &h);
 	if (err)
 		return err;
 	k.table_id = p->table_id;

@@ -89,34 +89,32 @@ static __always_inline void fd_derive(struct capsicum_proc *p, int srcfd,
 	}
 }
 
-SEC("fexit/__x64_sys_dup")
-int BPF_PROG(capsicum_dup_exit, const struct pt_regs *regs, long ret)
+/* The dup family: the source fd is the first argument, the result new. */
+static __always_inline int dup_exit(const struct pt_regs *regs, long ret)
 {
 	struct capsicum_proc *p = current_proc();
 
 	if (p && ret >= 0)
 		fd_copy(p, (int)BPF_CORE_READ(regs, di), (int)ret);
 	return 0;
+}
+
+SEC("fexit/__x64_sys_dup")
+int BPF_PROG(capsicum_dup_exit, const struct pt_regs *regs, long ret)
+{
+	return dup_exit(regs, ret);
 }
 
 SEC("fexit/__x64_sys_dup2")
 int BPF_PROG(capsicum_dup2_exit, const struct pt_regs *regs, long ret)
 {
-	struct capsicum_proc *p = current_proc();
-
-	if (p && ret >= 0)
-		fd_copy(p, (int)BPF_CORE_READ(regs, di), (int)ret);
-	return 0;
+	return dup_exit(regs, ret);
 }
 
 SEC("fexit/__x64_sys_dup3")
 int BPF_PROG(capsicum_dup3_exit, const struct pt_regs *regs, long ret)
 {
-	struct capsicum_proc *p = current_proc();
-
-	if (p && ret >= 0)
-		fd_copy(p, (int)BPF_CORE_READ(regs, di), (int)ret);
-	return 0;
+	return dup_exit(regs, ret);
 }
 
 SEC("fexit/__x64_sys_fcntl")
@@ -133,8 +131,8 @@ int BPF_PROG(capsicum_fcntl_exit, const struct pt_regs *regs, long ret)
 	return 0;
 }
 
-SEC("fexit/__x64_sys_accept")
-int BPF_PROG(capsicum_accept_exit, const struct pt_regs *regs, long ret)
+/* accept and accept4: the new socket inherits the listener's rights. */
+static __always_inline int accept_exit(const struct pt_regs *regs, long ret)
 {
 	struct capsicum_proc *p = current_proc();
 
@@ -143,14 +141,16 @@ int BPF_PROG(capsicum_accept_exit, const struct pt_regs *regs, long ret)
 	return 0;
 }
 
+SEC("fexit/__x64_sys_accept")
+int BPF_PROG(capsicum_accept_exit, const struct pt_regs *regs, long ret)
+{
+	return accept_exit(regs, ret);
+}
+
 SEC("fexit/__x64_sys_accept4")
 int BPF_PROG(capsicum_accept4_exit, const struct pt_regs *regs, long ret)
 {
-	struct capsicum_proc *p = current_proc();
-
-	if (p && ret >= 0)
-		fd_derive(p, (int)BPF_CORE_READ(regs, di), (int)ret);
-	return 0;
+	return accept_exit(regs, ret);
 }
 
 static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
