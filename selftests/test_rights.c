@@ -11,6 +11,9 @@
 #include "load.h"
 
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/inotify.h>
+#include <sys/syscall.h>
 #include <stdlib.h>
 #include <sys/capsicum.h>
 #include <sys/file.h>
@@ -258,7 +261,19 @@ SELFTEST(close_and_reopen_never_inherits)
 
 /* --- one row per right ---------------------------------------------------*/
 
-enum kind { FILE_RW, SOCKPAIR, DIRECTORY };
+enum kind {
+	FILE_RW,
+	SOCKPAIR,
+	DIRECTORY,
+	INOTIFY,
+	TCP_FRESH,     /* a new TCP socket; a listener waits at `peer` */
+	TCP_BOUND,     /* bound to 127.0.0.1, not listening */
+	TCP_LISTENING, /* listening, one connection pending */
+	EXECUTABLE,    /* /bin/busybox opened read-only */
+};
+
+/* Where TCP_FRESH's listener waits, for op_connect. */
+static struct sockaddr_in peer;
 
 struct right_case {
 	const char *name;
@@ -414,7 +429,69 @@ static int op_openat_create(int fd)
 	return f < 0 ? -1 : close(f);
 }
 
+static int op_writev(int fd)
+{
+	struct iovec v = { "x", 1 };
+
+	return writev(fd, &v, 1) == 1 ? 0 : -1;
+}
+static int op_getdents(int fd)
+{
+	char buf[512];
+
+	return syscall(SYS_getdents64, fd, buf, sizeof(buf)) < 0 ? -1 : 0;
+}
+static int op_inotify_add(int fd)
+{
+	return inotify_add_watch(fd, "/tmp", IN_CREATE) < 0 ? -1 : 0;
+}
+static int op_bind(int fd)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+
+	return bind(fd, (struct sockaddr *)&a, sizeof(a));
+}
+static int op_listen(int fd)
+{
+	return listen(fd, 1);
+}
+static int op_connect(int fd)
+{
+	return connect(fd, (struct sockaddr *)&peer, sizeof(peer));
+}
+static int op_accept(int fd)
+{
+	int c = accept(fd, NULL, NULL);
+
+	return c < 0 ? -1 : close(c);
+}
+/* fexecve of busybox as "true", in a grandchild; its errno comes back. */
+static int op_fexecve(int fd)
+{
+	char *argv[] = { "true", NULL }, *envp[] = { NULL };
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fexecve(fd, argv, envp);
+		_exit(errno);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	errno = WEXITSTATUS(status);
+	return errno ? -1 : 0;
+}
+
 static const struct right_case cases[] = {
+	{ "writev", CAP_WRITE, FILE_RW, op_writev },
+	{ "getdents64", CAP_READ, DIRECTORY, op_getdents },
+	{ "inotify_add_watch", CAP_INOTIFY_ADD, INOTIFY, op_inotify_add },
+	{ "bind", CAP_BIND, TCP_FRESH, op_bind },
+	{ "listen", CAP_LISTEN, TCP_BOUND, op_listen },
+	{ "connect", CAP_CONNECT, TCP_FRESH, op_connect },
+	{ "accept", CAP_ACCEPT, TCP_LISTENING, op_accept },
+	{ "fexecve", CAP_FEXECVE, EXECUTABLE, op_fexecve },
 	{ "read", CAP_READ, FILE_RW, op_read },
 	{ "write", CAP_WRITE, FILE_RW, op_write },
 	{ "pread needs seek", CAP_SEEK, FILE_RW, op_pread },
@@ -447,9 +524,25 @@ static const struct right_case cases[] = {
 	  op_openat_create },
 };
 
+/* A socket bound to an ephemeral loopback port, its address in *a. */
+static int tcp_bound(struct sockaddr_in *a)
+{
+	socklen_t l = sizeof(*a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	memset(a, 0, sizeof(*a));
+	a->sin_family = AF_INET;
+	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)a, sizeof(*a)) ||
+	    getsockname(fd, (struct sockaddr *)a, &l))
+		return -1;
+	return fd;
+}
+
 static int make_fd(enum kind kind)
 {
-	int sv[2];
+	struct sockaddr_in a;
+	int sv[2], l, c;
 	char dir[] = "/tmp/rights-dir.XXXXXX";
 
 	switch (kind) {
@@ -469,6 +562,24 @@ static int make_fd(enum kind kind)
 
 		close(f);
 		return dfd;
+	case INOTIFY:
+		return inotify_init1(0);
+	case TCP_FRESH:
+		l = tcp_bound(&peer);
+		if (l < 0 || listen(l, 1))
+			return -1;
+		return socket(AF_INET, SOCK_STREAM, 0);
+	case TCP_BOUND:
+		return tcp_bound(&a);
+	case TCP_LISTENING:
+		l = tcp_bound(&a);
+		c = socket(AF_INET, SOCK_STREAM, 0);
+		if (l < 0 || c < 0 || listen(l, 1) ||
+		    connect(c, (struct sockaddr *)&a, sizeof(a)))
+			return -1;
+		return l;
+	case EXECUTABLE:
+		return open("/bin/busybox", O_RDONLY);
 	}
 	return -1;
 }
@@ -565,4 +676,24 @@ SELFTEST(openat_derives_dirfd_rights)
 	ASSERT_OK(cap_rights_get(f, &got), "get new fd");
 	ASSERT_EQ(got.cr_rights[0], r.cr_rights[0], "new fd has dir's rights");
 	ASSERT_ERRNO(openat(dfd, "f", O_WRONLY), ENOTCAPABLE, "write open");
+}
+
+SELFTEST(accept_inherits_listener_rights)
+{
+	cap_rights_t r, got;
+	int l, s;
+
+	if (!ensure_loaded())
+		return;
+	l = make_fd(TCP_LISTENING);
+	if (!ASSERT_OK(l, "listener"))
+		return;
+	cap_rights_init(&r, CAP_ACCEPT, CAP_READ, CAP_GETSOCKNAME);
+	ASSERT_OK(cap_rights_limit(l, &r), "limit listener");
+	s = accept(l, NULL, NULL);
+	if (!ASSERT_OK(s, "accept"))
+		return;
+	ASSERT_OK(cap_rights_get(s, &got), "get accepted");
+	ASSERT_EQ(got.cr_rights[0], r.cr_rights[0], "accepted has its rights");
+	ASSERT_ERRNO(write(s, "x", 1), ENOTCAPABLE, "accepted cannot write");
 }
