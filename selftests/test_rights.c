@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <sys/inotify.h>
 #include <sys/syscall.h>
 #include <stdlib.h>
@@ -696,4 +697,82 @@ SELFTEST(accept_inherits_listener_rights)
 	ASSERT_OK(cap_rights_get(s, &got), "get accepted");
 	ASSERT_EQ(got.cr_rights[0], r.cr_rights[0], "accepted has its rights");
 	ASSERT_ERRNO(write(s, "x", 1), ENOTCAPABLE, "accepted cannot write");
+}
+
+static int limit_read_only(int fd)
+{
+	cap_rights_t r;
+
+	cap_rights_init(&r, CAP_READ);
+	return cap_rights_limit(fd, &r);
+}
+
+static void *limit_in_thread(void *arg)
+{
+	return (void *)(long)limit_read_only(*(int *)arg);
+}
+
+SELFTEST(threads_share_the_table)
+{
+	pthread_t t;
+	void *ret;
+	int fd;
+
+	if (!ensure_loaded())
+		return;
+	fd = scratch_file();
+	if (!ASSERT_OK(pthread_create(&t, NULL, limit_in_thread, &fd),
+		       "thread") ||
+	    !ASSERT_OK(pthread_join(t, &ret), "join"))
+		return;
+	ASSERT_EQ((long)ret, 0, "limit in thread");
+	ASSERT_ERRNO(write(fd, "x", 1), ENOTCAPABLE, "main thread sees it");
+}
+
+/* Runs `sh -c "echo x >&5"` after fd 5 was limited (or not), via execve. */
+static void *exec_shell_write(void *arg)
+{
+	char *argv[] = { "sh", "-c", "echo x >&5 2>/dev/null", NULL };
+
+	(void)arg;
+	execv("/bin/sh", argv);
+	_exit(126);
+}
+
+/* Exit status of a child that limits fd 5 if asked, then execs a writer. */
+static int exec_writer(bool limit, bool from_thread)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pthread_t t;
+
+		if (dup2(scratch_file(), 5) != 5 || (limit && limit_read_only(5)))
+			_exit(125);
+		if (from_thread) {
+			pthread_create(&t, NULL, exec_shell_write, NULL);
+			pthread_join(t, NULL);
+			_exit(124);
+		}
+		exec_shell_write(NULL);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+SELFTEST(execve_keeps_the_table)
+{
+	if (!ensure_loaded())
+		return;
+	ASSERT_EQ(exec_writer(false, false), 0, "unlimited fd writes after exec");
+	ASSERT_TRUE(exec_writer(true, false) != 0 &&
+			    exec_writer(true, false) < 124,
+		    "limited fd still limited after exec");
+	ASSERT_EQ(exec_writer(false, true), 0,
+		  "unlimited fd, exec from a non-leader thread");
+	ASSERT_TRUE(exec_writer(true, true) != 0 &&
+			    exec_writer(true, true) < 124,
+		    "limited fd still limited after non-leader exec");
 }
