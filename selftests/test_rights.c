@@ -20,6 +20,7 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -775,4 +776,38 @@ SELFTEST(execve_keeps_the_table)
 	ASSERT_TRUE(exec_writer(true, true) != 0 &&
 			    exec_writer(true, true) < 124,
 		    "limited fd still limited after non-leader exec");
+}
+
+SELFTEST(ten_thousand_restricted_descriptors)
+{
+	struct rlimit rl;
+	int want = 10000, first = -1, n = 0;
+
+	if (!ensure_loaded())
+		return;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_max < (rlim_t)want + 64 && selftest_is_root())
+		rl.rlim_max = want + 64;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	getrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_cur < (rlim_t)want + 64) {
+		/* uid 1000's hard limit: as many as it may have. */
+		want = (int)rl.rlim_cur - 64;
+		printf("    (uid %d: RLIMIT_NOFILE %lu, using %d descriptors)\n",
+		       geteuid(), (unsigned long)rl.rlim_cur, want);
+	}
+	for (; n < want; n++) {
+		int fd = open("/dev/null", O_RDWR);
+
+		if (!ASSERT_OK(fd, "open") ||
+		    !ASSERT_OK(limit_read_only(fd), "limit"))
+			return;
+		if (first < 0)
+			first = fd;
+	}
+	for (int fd = first; fd < first + n; fd++)
+		if (!ASSERT_ERRNO(write(fd, "x", 1), ENOTCAPABLE,
+				  "every descriptor stays limited"))
+			return;
 }
