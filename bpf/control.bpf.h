@@ -78,12 +78,13 @@ static long sibling_cb(__u64 i, struct sibling_scan *s)
  * unrestricted although the file's floor narrows. A file referenced only
  * once cannot have siblings, which spares the scan in the common case.
  */
-static __always_inline int protect_siblings(struct capsicum_proc *p,
-					    struct file *file, int fd, __u64 gen)
+static __always_inline int
+protect_siblings(struct capsicum_proc *p, struct file *file, int fd, __u64 gen)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct sibling_scan s = { .file = file, .table_id = p->table_id,
-				  .gen = gen, .skip_fd = fd };
+	struct sibling_scan s = {
+		.file = file, .table_id = p->table_id, .gen = gen, .skip_fd = fd
+	};
 	unsigned int max;
 
 	if (BPF_CORE_READ(file, f_count.counter) <= 1)
@@ -260,10 +261,10 @@ static __always_inline int op_limit_ioctls(struct file *file, int fd,
 	sc = bpf_map_lookup_elem(&scratch, &zero);
 	if (!sc)
 		return -ENOMEM;
-	if (n > 0 && bpf_probe_read_user(sc->ioctls.cmds,
-					 (n & (CAP_IOCTLS_MAX * 2 - 1)) *
-						 sizeof(__u64),
-					 (const void *)req->ioctls))
+	if (n > 0 &&
+	    bpf_probe_read_user(sc->ioctls.cmds,
+				(n & (CAP_IOCTLS_MAX * 2 - 1)) * sizeof(__u64),
+				(const void *)req->ioctls))
 		return -EFAULT;
 	err = entry_current(&p, file, fd, &e, &h);
 	if (err)
@@ -314,8 +315,10 @@ static __always_inline int op_get(struct file *file, int fd,
 	a->fcntls = h.fcntls;
 	a->nioctls = h.nioctls;
 	if (p && h.nioctls > 0 && h.fd >= 0) {
-		struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
-		struct capsicum_ioctls *l = bpf_map_lookup_elem(&cap_ioctls, &k);
+		struct capsicum_fd_key k = { .table_id = p->table_id,
+					     .fd = fd };
+		struct capsicum_ioctls *l =
+			bpf_map_lookup_elem(&cap_ioctls, &k);
 
 		if (l)
 			bpf_probe_read_kernel(a->ioctls, sizeof(a->ioctls),
@@ -369,8 +372,8 @@ static __always_inline bool fd_request(struct file *file, unsigned int cmd,
 }
 
 SEC("lsm/task_prctl")
-int BPF_PROG(capsicum_prctl, int option, unsigned long arg2,
-	     unsigned long arg3, unsigned long arg4, unsigned long arg5)
+int BPF_PROG(capsicum_prctl, int option, unsigned long arg2, unsigned long arg3,
+	     unsigned long arg4, unsigned long arg5)
 {
 	struct capsicum_proc *p;
 	struct capsicum_req req;
@@ -387,9 +390,9 @@ int BPF_PROG(capsicum_prctl, int option, unsigned long arg2,
 		return status_ok();
 	case CAPSICUM_OP_GETMODE:
 		p = current_proc();
-		return p && (p->flags & CAPSICUM_PROC_CAPMODE) ?
-			       -CAPSICUM_STATUS_OK_CAPMODE :
-			       status_ok();
+		return p && (p->flags & CAPSICUM_PROC_CAPMODE)
+			       ? -CAPSICUM_STATUS_OK_CAPMODE
+			       : status_ok();
 	case CAPSICUM_OP_ENTER:
 		p = proc_get_or_create();
 		if (!p)

@@ -10,21 +10,21 @@
 #include "control.bpf.h"
 #include "syscalls.bpf.h"
 
-#define PROT_READ	0x1
-#define PROT_WRITE	0x2
-#define PROT_EXEC	0x4
-#define MAP_TYPE	0x0f
-#define MAP_PRIVATE	0x02
-#define VM_SHARED	0x08
-#define FIONCLEX	0x5450
-#define FIOCLEX		0x5451
-#define O_ACCMODE	00000003
-#define O_WRONLY	00000001
-#define O_RDWR		00000002
-#define O_CREAT		00000100
-#define O_TRUNC		00001000
-#define O_DSYNC		00010000
-#define O_PATH		010000000
+#define PROT_READ   0x1
+#define PROT_WRITE  0x2
+#define PROT_EXEC   0x4
+#define MAP_TYPE    0x0f
+#define MAP_PRIVATE 0x02
+#define VM_SHARED   0x08
+#define FIONCLEX    0x5450
+#define FIOCLEX	    0x5451
+#define O_ACCMODE   00000003
+#define O_WRONLY    00000001
+#define O_RDWR	    00000002
+#define O_CREAT	    00000100
+#define O_TRUNC	    00001000
+#define O_DSYNC	    00010000
+#define O_PATH	    010000000
 
 /* Set by the loader: inode_setattr gained an idmap argument in 6.3. */
 const volatile bool setattr_has_idmap;
@@ -38,8 +38,7 @@ int BPF_PROG(capsicum_file_permission, struct file *file, int mask)
 	if (!p || !(mask & (MAY_READ | MAY_WRITE)))
 		return 0;
 	r = rw_need_of(current_syscall(), mask);
-	return require(p, file, r.fd, r.need, 0,
-		       CAPSICUM_HOOK_FILE_PERMISSION);
+	return require(p, file, r.fd, r.need, 0, CAPSICUM_HOOK_FILE_PERMISSION);
 }
 
 /* FreeBSD's mmap rule: write needs CAP_MMAP_W only for shared mappings. */
@@ -88,9 +87,8 @@ int BPF_PROG(capsicum_file_mprotect, struct vm_area_struct *vma,
 	if (!file)
 		return 0;
 	/* No descriptor here: the file's floor decides. */
-	return require(p, file, -1,
-		       mmap_need(prot, vma->vm_flags & VM_SHARED), 0,
-		       CAPSICUM_HOOK_FILE_MPROTECT);
+	return require(p, file, -1, mmap_need(prot, vma->vm_flags & VM_SHARED),
+		       0, CAPSICUM_HOOK_FILE_MPROTECT);
 }
 
 struct ioctl_find {
@@ -229,7 +227,7 @@ int BPF_PROG(capsicum_file_lock, struct file *file, unsigned int cmd)
  * argument 0 of the current syscall if it names a file with this dentry.
  */
 static __always_inline struct file *fd_with_dentry(struct dentry *dentry,
-						    int *fdp)
+						   int *fdp)
 {
 	int fd = (int)syscall_arg(0);
 	struct file *f = fd_file(fd);
@@ -378,8 +376,7 @@ int BPF_PROG(capsicum_path_notify, const struct path *path, __u64 mask,
 	f = fd_file(fd);
 	if (!f)
 		return 0;
-	return require(p, f, fd, 0, CAP_INOTIFY_ADD,
-		       CAPSICUM_HOOK_PATH_NOTIFY);
+	return require(p, f, fd, 0, CAP_INOTIFY_ADD, CAPSICUM_HOOK_PATH_NOTIFY);
 }
 
 /* Rights FreeBSD's openat requires of the directory for these flags. */

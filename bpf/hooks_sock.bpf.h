@@ -48,12 +48,11 @@ int BPF_PROG(capsicum_socket_accept, struct socket *sock)
 }
 
 SEC("lsm/socket_sendmsg")
-int BPF_PROG(capsicum_socket_sendmsg, struct socket *sock,
-	     struct msghdr *msg)
+int BPF_PROG(capsicum_socket_sendmsg, struct socket *sock, struct msghdr *msg)
 {
 	/* As on FreeBSD, naming a destination also needs CAP_CONNECT. */
-	return sock_require(sock, msg->msg_name ? CAP_SEND | CAP_CONNECT :
-						  CAP_SEND);
+	return sock_require(sock,
+			    msg->msg_name ? CAP_SEND | CAP_CONNECT : CAP_SEND);
 }
 
 SEC("lsm/socket_recvmsg")

@@ -20,11 +20,11 @@
 #define EINVAL 22
 
 /* Capacity of the tables, shared by every process (doc/design.md). */
-#define CAPSICUM_MAX_FDS    65536
-#define CAPSICUM_MAX_FLOORS 65536
-#define CAPSICUM_MAX_FILES  65536
+#define CAPSICUM_MAX_FDS	 65536
+#define CAPSICUM_MAX_FLOORS	 65536
+#define CAPSICUM_MAX_FILES	 65536
 #define CAPSICUM_MAX_IOCTL_LISTS 4096
-#define CAPSICUM_MAX_ANSWERS 16384
+#define CAPSICUM_MAX_ANSWERS	 16384
 /* Longest fd table a limit scans for siblings of the limited file. */
 #define CAPSICUM_SCAN_FDS 65536
 
@@ -119,8 +119,8 @@ struct held {
 	__u64 rights[2];
 	__u32 fcntls;
 	__s32 nioctls;
-	__s32 fd;	/* the descriptor they belong to, -1 for a floor */
-	bool limited;	/* false: the file is unrestricted here */
+	__s32 fd;     /* the descriptor they belong to, -1 for a floor */
+	bool limited; /* false: the file is unrestricted here */
 };
 
 static __always_inline struct task_struct *current_leader(void)
@@ -197,8 +197,8 @@ static __always_inline void held_all(struct held *h, int fd)
 	h->limited = false;
 }
 
-static __always_inline void held_from(struct held *h,
-				      const struct capsicum_fd_rights *e, int fd)
+static __always_inline void
+held_from(struct held *h, const struct capsicum_fd_rights *e, int fd)
 {
 	h->rights[0] = e->rights[0];
 	h->rights[1] = e->rights[1];
@@ -214,9 +214,8 @@ static __always_inline void held_from(struct held *h,
  * this very file and the file's generation matches; otherwise the file's
  * floor applies, so every gap fails closed.
  */
-static __always_inline void held_rights(struct capsicum_proc *p,
-					struct file *file, int fd,
-					struct held *h)
+static __always_inline void
+held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
 {
 	struct capsicum_floor_key fk = { .table_id = p->table_id,
 					 .file = (__u64)file };
@@ -227,7 +226,8 @@ static __always_inline void held_rights(struct capsicum_proc *p,
 	if (!gen)
 		return; /* no limit ever touched this file */
 	if (fd >= 0 && fd_file(fd) == file) {
-		struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
+		struct capsicum_fd_key k = { .table_id = p->table_id,
+					     .fd = fd };
 
 		e = bpf_map_lookup_elem(&cap_fds, &k);
 		if (e && e->file == (__u64)file && e->gen == gen) {
@@ -277,9 +277,8 @@ static __always_inline unsigned long syscall_arg(int n)
 	}
 }
 
-static __always_inline void report(__u32 hook, __u32 error, int fd,
-				   __u64 need0, __u64 need1,
-				   const struct held *h)
+static __always_inline void report(__u32 hook, __u32 error, int fd, __u64 need0,
+				   __u64 need1, const struct held *h)
 {
 	struct capsicum_denial *d;
 	__u64 pid_tgid = bpf_get_current_pid_tgid();

@@ -12,10 +12,10 @@
 #include "control.bpf.h"
 #include "syscalls.bpf.h"
 
-#define CLONE_FILES  0x00000400
-#define CLONE_THREAD 0x00010000
-#define F_DUPFD	     0
-#define F_DUPFD_CLOEXEC 1030
+#define CLONE_FILES	    0x00000400
+#define CLONE_THREAD	    0x00010000
+#define F_DUPFD		    0
+#define F_DUPFD_CLOEXEC	    1030
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 
 static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
@@ -39,8 +39,7 @@ static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
 	if (oldfd == newfd)
 		return;
 	e = bpf_map_lookup_elem(&cap_fds, &ko);
-	if (!file || !e || e->file != (__u64)file ||
-	    e->gen != file_gen(file)) {
+	if (!file || !e || e->file != (__u64)file || e->gen != file_gen(file)) {
 		/* No entry of its own: newfd gets the floor, like oldfd. */
 		fd_forget(p, newfd);
 		return;

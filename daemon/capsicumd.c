@@ -21,7 +21,8 @@ int main(int argc, char **argv)
 	ret = capsicum_load(CAPSICUM_PIN_DIR);
 	if (ret < 0)
 		return 1;
-	printf("capsicumd: %s %s\n", ret ? "already loaded at" : "loaded and pinned at",
+	printf("capsicumd: %s %s\n",
+	       ret ? "already loaded at" : "loaded and pinned at",
 	       CAPSICUM_PIN_DIR);
 	return 0;
 }

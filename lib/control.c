@@ -47,7 +47,8 @@ static int proc_request(__u32 op)
 	struct capsicum_req req;
 
 	req_init(&req, op);
-	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 || errno == EINVAL) {
+	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
+	    errno == EINVAL) {
 		/* The kernel's own answer to an unknown prctl option. */
 		errno = ENOSYS;
 		return -1;

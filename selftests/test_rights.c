@@ -197,8 +197,10 @@ SELFTEST(dup_family_copies_rights)
 	for (int i = 0; i < 4; i++) {
 		ASSERT_OK(d[i], "dup variant");
 		ASSERT_OK(cap_rights_get(d[i], &got), "get dup");
-		ASSERT_EQ(got.cr_rights[0], r.cr_rights[0], "dup has the rights");
-		ASSERT_ERRNO(write(d[i], "x", 1), ENOTCAPABLE, "dup cannot write");
+		ASSERT_EQ(got.cr_rights[0], r.cr_rights[0],
+			  "dup has the rights");
+		ASSERT_ERRNO(write(d[i], "x", 1), ENOTCAPABLE,
+			     "dup cannot write");
 	}
 	/* dup2 over a limited fd number replaces its rights. */
 	int fresh = scratch_file();
@@ -231,7 +233,8 @@ SELFTEST(fork_copies_and_child_limits_stay_in_child)
 		_exit(write(fd, "x", 1) == -1 && errno == ENOTCAPABLE ? 0 : 12);
 	}
 	ASSERT_TRUE(pid > 0 && waitpid(pid, &status, 0) == pid, "wait");
-	ASSERT_EQ(WEXITSTATUS(status), 0, "child saw the table, narrowed its own");
+	ASSERT_EQ(WEXITSTATUS(status), 0,
+		  "child saw the table, narrowed its own");
 	ASSERT_EQ(write(fd, "x", 1), 1, "parent still writes");
 }
 
@@ -652,7 +655,8 @@ SELFTEST(ioctl_allowlist)
 		return;
 	if (!ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair"))
 		return;
-	ASSERT_EQ(cap_ioctls_get(sv[0], got, 4), CAP_IOCTLS_ALL, "all at first");
+	ASSERT_EQ(cap_ioctls_get(sv[0], got, 4), CAP_IOCTLS_ALL,
+		  "all at first");
 	ASSERT_OK(cap_ioctls_limit(sv[0], cmds, 1), "allow FIONREAD only");
 	ASSERT_OK(ioctl(sv[0], FIONREAD, &n), "FIONREAD allowed");
 	ASSERT_ERRNO(ioctl(sv[0], FIONBIO, &on), ENOTCAPABLE, "FIONBIO denied");
@@ -749,7 +753,8 @@ static int exec_writer(bool limit, bool from_thread)
 	if (pid == 0) {
 		pthread_t t;
 
-		if (dup2(scratch_file(), 5) != 5 || (limit && limit_read_only(5)))
+		if (dup2(scratch_file(), 5) != 5 ||
+		    (limit && limit_read_only(5)))
 			_exit(125);
 		if (from_thread) {
 			pthread_create(&t, NULL, exec_shell_write, NULL);
@@ -767,7 +772,8 @@ SELFTEST(execve_keeps_the_table)
 {
 	if (!ensure_loaded())
 		return;
-	ASSERT_EQ(exec_writer(false, false), 0, "unlimited fd writes after exec");
+	ASSERT_EQ(exec_writer(false, false), 0,
+		  "unlimited fd writes after exec");
 	ASSERT_TRUE(exec_writer(true, false) != 0 &&
 			    exec_writer(true, false) < 124,
 		    "limited fd still limited after exec");
@@ -794,7 +800,8 @@ SELFTEST(ten_thousand_restricted_descriptors)
 	if (rl.rlim_cur < (rlim_t)want + 64) {
 		/* uid 1000's hard limit: as many as it may have. */
 		want = (int)rl.rlim_cur - 64;
-		printf("    (uid %d: RLIMIT_NOFILE %lu, using %d descriptors)\n",
+		printf("    (uid %d: RLIMIT_NOFILE %lu, using %d "
+		       "descriptors)\n",
 		       geteuid(), (unsigned long)rl.rlim_cur, want);
 	}
 	for (; n < want; n++) {

@@ -243,7 +243,7 @@
 #define CAPSICUM_ABI_VERSION  1
 
 /* Success statuses: inside the errno range, far from any real errno. */
-#define CAPSICUM_STATUS_OK	    4000
+#define CAPSICUM_STATUS_OK	   4000
 #define CAPSICUM_STATUS_OK_CAPMODE 4001
 
 enum capsicum_op {
@@ -275,7 +275,6 @@ struct capsicum_answer {
 	__s32 nioctls; /* -1: all ioctls allowed */
 	__u64 ioctls[CAP_IOCTLS_MAX];
 };
-
 
 /*
  * The rights tables (doc/design.md, "Where rights live"). One table per
@@ -326,7 +325,6 @@ struct capsicum_floor_key {
 struct capsicum_ioctls {
 	__u64 cmds[CAP_IOCTLS_MAX];
 };
-
 
 /* Which hook denied, in capsicum_denial.hook. */
 enum capsicum_hook {
