@@ -7,7 +7,124 @@
 #ifndef CAPSICUM_HOOKS_SOCK_BPF_H
 #define CAPSICUM_HOOKS_SOCK_BPF_H
 
-#include "state.bpf.h"
+#include "control.bpf.h"
+
+#define SOL_SOCKET 1
+#define SCM_RIGHTS 1
+#define SCM_MAX_FD 253
+#define MAX_CMSGS  8
+
+/* Rights of descriptors in flight over SCM_RIGHTS, by struct file. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct capsicum_fd_rights);
+} inflight SEC(".maps");
+
+struct scm_scan {
+	struct capsicum_proc *p;
+	const void *fds; /* kernel copy of the int array */
+	__s64 error;
+};
+
+/* bpf_loop body: note the sender's rights of the i-th passed fd. */
+static long scm_fd_cb(__u64 i, struct scm_scan *s)
+{
+	struct capsicum_fd_rights e = {}, *old;
+	struct file *file;
+	struct held h;
+	__u64 key;
+	int fd;
+
+	if (bpf_probe_read_kernel(&fd, sizeof(fd), s->fds + i * sizeof(int)))
+		goto fail;
+	file = fd_file(fd);
+	if (!file)
+		return 0;
+	held_rights(s->p, file, fd, &h);
+	if (!h.limited)
+		return 0;
+	key = (__u64)file;
+	e.rights[0] = h.rights[0];
+	e.rights[1] = h.rights[1];
+	e.fcntls = h.fcntls;
+	e.nioctls = h.nioctls < 0 ? -1 : 0;
+	old = bpf_map_lookup_elem(&inflight, &key);
+	if (old) {
+		e.rights[0] &= old->rights[0];
+		e.rights[1] &= old->rights[1];
+		e.fcntls &= old->fcntls;
+		if (old->nioctls == 0)
+			e.nioctls = 0;
+	}
+	if (!bpf_map_update_elem(&inflight, &key, &e, BPF_ANY))
+		return 0;
+fail:
+	s->error = -ENOMEM;
+	return 1;
+}
+
+/*
+ * A restricted descriptor sent over SCM_RIGHTS keeps the sender's rights:
+ * record them by file for file_receive in the receiver. A control buffer
+ * this cannot read to its end is refused rather than let through.
+ */
+static __always_inline int scm_note_rights(struct capsicum_proc *p,
+					   struct msghdr *msg)
+{
+	struct scm_scan s = { .p = p };
+	__u64 len = msg->msg_controllen, off = 0;
+	const void *ctl = msg->msg_control;
+	struct cmsghdr c;
+
+	if (!len)
+		return 0;
+	if (BPF_CORE_READ_BITFIELD_PROBED(msg, msg_control_is_user))
+		return -ENOTCAPABLE;
+	for (int i = 0; i < MAX_CMSGS; i++) {
+		if (off + sizeof(c) > len)
+			return 0;
+		if (bpf_probe_read_kernel(&c, sizeof(c), ctl + off) ||
+		    c.cmsg_len < sizeof(c) || off + c.cmsg_len > len)
+			return -EINVAL;
+		if (c.cmsg_level == SOL_SOCKET && c.cmsg_type == SCM_RIGHTS) {
+			__u64 n = (c.cmsg_len - sizeof(c)) / sizeof(int);
+
+			if (n > SCM_MAX_FD)
+				return -EINVAL;
+			s.fds = ctl + off + sizeof(c);
+			bpf_loop(n, scm_fd_cb, &s, 0);
+			if (s.error)
+				return lsm_status(s.error);
+		}
+		off += (c.cmsg_len + 7) & ~7ULL;
+	}
+	return off >= len ? 0 : -ENOTCAPABLE;
+}
+
+SEC("lsm/file_receive")
+int BPF_PROG(capsicum_file_receive, struct file *file)
+{
+	__u64 key = (__u64)file;
+	struct capsicum_fd_rights *in = bpf_map_lookup_elem(&inflight, &key);
+	struct capsicum_fd_rights e;
+	struct capsicum_proc *p;
+
+	if (!in)
+		return 0;
+	/* The receiver's descriptor has no entry yet: its floor says it. */
+	p = proc_get_or_create();
+	if (!p)
+		return -ENOMEM;
+	e = *in;
+	e.file = key;
+	e.gen = file_gen_assign(file);
+	if (!e.gen)
+		return -ENOMEM;
+	return lsm_status(floor_narrow(p, file, -1, &e));
+}
 
 static __always_inline int sock_require(struct socket *sock, __u64 need)
 {
@@ -50,9 +167,15 @@ int BPF_PROG(capsicum_socket_accept, struct socket *sock)
 SEC("lsm/socket_sendmsg")
 int BPF_PROG(capsicum_socket_sendmsg, struct socket *sock, struct msghdr *msg)
 {
+	struct capsicum_proc *p;
 	/* As on FreeBSD, naming a destination also needs CAP_CONNECT. */
-	return sock_require(sock,
-			    msg->msg_name ? CAP_SEND | CAP_CONNECT : CAP_SEND);
+	int err = sock_require(sock, msg->msg_name ? CAP_SEND | CAP_CONNECT
+						   : CAP_SEND);
+
+	if (err)
+		return err;
+	p = current_proc();
+	return p ? scm_note_rights(p, msg) : 0;
 }
 
 SEC("lsm/socket_recvmsg")

@@ -11,6 +11,7 @@
 
 #include "control.bpf.h"
 #include "syscalls.bpf.h"
+#include "hooks_sock.bpf.h"
 
 #define CLONE_FILES	    0x00000400
 #define CLONE_THREAD	    0x00010000
@@ -359,8 +360,10 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 	__u64 key = (__u64)file;
 
 	/* Entries naming this address become stale: its generation ends. */
-	if (tracked_files > 0 && !bpf_map_delete_elem(&cap_files, &key))
+	if (tracked_files > 0 && !bpf_map_delete_elem(&cap_files, &key)) {
 		__sync_fetch_and_add(&tracked_files, -1);
+		bpf_map_delete_elem(&inflight, &key);
+	}
 	return 0;
 }
 

@@ -818,3 +818,76 @@ SELFTEST(ten_thousand_restricted_descriptors)
 				  "every descriptor stays limited"))
 			return;
 }
+
+static int send_fd(int sock, int fd)
+{
+	char ctl[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec v = { "f", 1 };
+	struct msghdr m = { .msg_iov = &v,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl,
+			    .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char ctl[CMSG_SPACE(sizeof(int))], b;
+	struct iovec v = { &b, 1 };
+	struct msghdr m = { .msg_iov = &v,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl,
+			    .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &m, 0) != 1 || !(c = CMSG_FIRSTHDR(&m)) ||
+	    c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/*
+ * A child receives two descriptors of fresh files from its parent: one
+ * limited to CAP_READ, one unrestricted. Exit 0 iff the first cannot write
+ * and reports CAP_READ, and the second writes.
+ */
+SELFTEST(scm_rights_keeps_sender_rights)
+{
+	int sv[2], status, limited, full;
+	cap_rights_t r;
+	pid_t pid;
+
+	if (!ensure_loaded() ||
+	    !ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		cap_rights_t got;
+		int a = recv_fd(sv[1]), b = recv_fd(sv[1]);
+
+		if (a < 0 || b < 0)
+			_exit(10);
+		if (write(a, "x", 1) != -1 || errno != ENOTCAPABLE)
+			_exit(11);
+		if (cap_rights_get(a, &got) || got.cr_rights[0] != CAP_READ)
+			_exit(12);
+		_exit(write(b, "x", 1) == 1 ? 0 : 13);
+	}
+	limited = scratch_file();
+	full = scratch_file();
+	cap_rights_init(&r, CAP_READ);
+	ASSERT_OK(cap_rights_limit(limited, &r), "limit");
+	ASSERT_OK(send_fd(sv[0], limited), "send limited");
+	ASSERT_OK(send_fd(sv[0], full), "send full");
+	ASSERT_TRUE(pid > 0 && waitpid(pid, &status, 0) == pid, "wait");
+	ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
+		  "receiver: limited stays limited, full stays full");
+}
