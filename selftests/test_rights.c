@@ -26,6 +26,7 @@
 #include <sys/statfs.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -890,4 +891,61 @@ SELFTEST(scm_rights_keeps_sender_rights)
 	ASSERT_TRUE(pid > 0 && waitpid(pid, &status, 0) == pid, "wait");
 	ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
 		  "receiver: limited stays limited, full stays full");
+}
+
+struct race {
+	int limited, full;
+	volatile bool stop;
+};
+
+static void *race_dup2(void *arg)
+{
+	struct race *r = arg;
+
+	for (int i = 0; i < 20000 && !r->stop; i++)
+		dup2(i & 1 ? r->full : r->limited, 5);
+	r->stop = true;
+	return NULL;
+}
+
+/*
+ * One thread keeps dup2()ing a read-only descriptor and an unrestricted
+ * one over fd 5 while another writes through fd 5. A write may land in the
+ * unrestricted file only: the read-only file must never change, even in
+ * the window before dup2's bookkeeping has run. Bounded in iterations and
+ * time.
+ */
+SELFTEST(race_dup2_never_widens)
+{
+	char lpath[] = "/tmp/race-limited.XXXXXX";
+	struct race r = { .stop = false };
+	struct timespec t0, t;
+	cap_rights_t rights;
+	struct stat st;
+	pthread_t th;
+	long writes = 0;
+
+	if (!ensure_loaded())
+		return;
+	r.limited = mkstemp(lpath);
+	r.full = scratch_file();
+	if (!ASSERT_OK(r.limited, "mkstemp") || !ASSERT_OK(r.full, "scratch"))
+		return;
+	cap_rights_init(&rights, CAP_READ, CAP_FSTAT);
+	ASSERT_OK(cap_rights_limit(r.limited, &rights), "limit");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!ASSERT_OK(pthread_create(&th, NULL, race_dup2, &r), "thread"))
+		return;
+	while (!r.stop) {
+		if (write(5, "x", 1) == 1)
+			writes++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20)
+			r.stop = true;
+	}
+	pthread_join(th, NULL);
+	ASSERT_OK(stat(lpath, &st), "stat limited file");
+	ASSERT_EQ(st.st_size, 0, "read-only file never written");
+	ASSERT_TRUE(writes > 0, "the unrestricted file was written");
+	unlink(lpath);
 }
