@@ -307,8 +307,12 @@ int BPF_PROG(capsicum_inode_setattr)
 	return require(p, f, fd, need, 0, CAPSICUM_HOOK_INODE_SETATTR);
 }
 
-static __always_inline int xattr_check(struct dentry *dentry, long want_nr,
-				       __u64 need1)
+/*
+ * Hooks that see a dentry, for the fd-taking syscall want_nr: the right
+ * is required of the descriptor (argument 0) whose file has that dentry.
+ */
+static __always_inline int fd_dentry_check(struct dentry *dentry, long want_nr,
+					   __u64 need0, __u64 need1, __u32 hook)
 {
 	struct capsicum_proc *p = current_proc();
 	struct file *f;
@@ -319,7 +323,13 @@ static __always_inline int xattr_check(struct dentry *dentry, long want_nr,
 	f = fd_with_dentry(dentry, &fd);
 	if (!f)
 		return 0;
-	return require(p, f, fd, 0, need1, CAPSICUM_HOOK_XATTR);
+	return require(p, f, fd, need0, need1, hook);
+}
+
+static __always_inline int xattr_check(struct dentry *dentry, long want_nr,
+				       __u64 need1)
+{
+	return fd_dentry_check(dentry, want_nr, 0, need1, CAPSICUM_HOOK_XATTR);
 }
 
 SEC("lsm/inode_getxattr")
@@ -349,16 +359,8 @@ int BPF_PROG(capsicum_inode_removexattr, void *idmap, struct dentry *dentry)
 SEC("lsm/sb_statfs")
 int BPF_PROG(capsicum_sb_statfs, struct dentry *dentry)
 {
-	struct capsicum_proc *p = current_proc();
-	struct file *f;
-	int fd;
-
-	if (!p || current_syscall() != NR_fstatfs)
-		return 0;
-	f = fd_with_dentry(dentry, &fd);
-	if (!f)
-		return 0;
-	return require(p, f, fd, CAP_FSTATFS, 0, CAPSICUM_HOOK_SB_STATFS);
+	return fd_dentry_check(dentry, NR_fstatfs, CAP_FSTATFS, 0,
+			       CAPSICUM_HOOK_SB_STATFS);
 }
 
 SEC("lsm/path_notify")
