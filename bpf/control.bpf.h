@@ -326,6 +326,7 @@ static __always_inline int op_get(struct file *file, int fd,
 		else
 			a->nioctls = 0;
 	}
+	answers_used = true;
 	if (bpf_map_update_elem(&answers, &tid, a, BPF_ANY))
 		return -ENOMEM;
 	return status_ok();

@@ -101,6 +101,8 @@ __u64 next_gen;
 __s64 tracked_files;
 /* Processes with a table: lets exit paths skip lookups when zero. */
 __s64 live_tables;
+/* Set once any answer was written: task_free then cleans answers up. */
+bool answers_used;
 __u64 denial_count;
 __u64 denials_dropped;
 

@@ -332,10 +332,12 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 	__u32 tid;
 	__u64 id;
 
+	if (answers_used) {
+		tid = task->pid;
+		bpf_map_delete_elem(&answers, &tid);
+	}
 	if (!live_tables)
 		return 0;
-	tid = task->pid;
-	bpf_map_delete_elem(&answers, &tid);
 	/*
 	 * Only a process's last leader owns its table: after a non-leader
 	 * execve, the old leader no longer leads and must not drop it.
