@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 struct selftest {
 	const char *name;
@@ -26,6 +27,11 @@ void selftest_fail(const char *file, int line, const char *fmt, ...)
 /* Lets a test that cannot apply to this run say why, visibly. */
 void selftest_skip(const char *why);
 bool selftest_is_root(void);
+/*
+ * Waits for a forked child: its exit status, or -1 if the fork failed
+ * (pid < 0), the wait failed or the child was killed.
+ */
+int selftest_wait(pid_t pid);
 
 #define SELFTEST(name)                                                         \
 	static void selftest_fn_##name(void);                                  \

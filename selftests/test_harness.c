@@ -34,7 +34,6 @@ static int try_open(const char *path)
 /* Same, from a child that has dropped to uid/gid 1000. */
 static int try_open_as_user(const char *path)
 {
-	int status;
 	pid_t pid = fork();
 
 	if (pid == 0) {
@@ -42,9 +41,7 @@ static int try_open_as_user(const char *path)
 			_exit(255);
 		_exit(try_open(path));
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return selftest_wait(pid);
 }
 
 static int make_file(char *path)
