@@ -4,16 +4,22 @@
  * live in headers by concern:
  *   state.bpf.h       maps, the rights lookup, denial reports
  *   syscalls.bpf.h    which fd and right a syscall implies
+ *   syscalls_at.bpf.h which dirfd and right a path syscall implies
+ *   beneath.bpf.h     is a resolved object beneath a directory?
  *   control.bpf.h     the control plane (limit / get / mode)
+ *   hooks_at.bpf.h    *at() lookups: rights, beneath, capability mode
  *   hooks_file.bpf.h  file, inode and exec hooks
  *   hooks_sock.bpf.h  socket hooks
+ *   hooks_task.bpf.h  signals and process descriptors
  *   track.bpf.h       dup/accept/openat/close/fork/exec/exit bookkeeping
  */
 #include "state.bpf.h"
 #include "syscalls.bpf.h"
 #include "control.bpf.h"
+#include "hooks_at.bpf.h"
 #include "hooks_file.bpf.h"
 #include "hooks_sock.bpf.h"
+#include "hooks_task.bpf.h"
 #include "track.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

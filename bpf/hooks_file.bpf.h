@@ -8,6 +8,7 @@
 #define CAPSICUM_HOOKS_FILE_BPF_H
 
 #include "control.bpf.h"
+#include "hooks_at.bpf.h"
 #include "syscalls.bpf.h"
 
 #define PROT_READ   0x1
@@ -18,13 +19,6 @@
 #define VM_SHARED   0x08
 #define FIONCLEX    0x5450
 #define FIOCLEX	    0x5451
-#define O_ACCMODE   00000003
-#define O_WRONLY    00000001
-#define O_RDWR	    00000002
-#define O_CREAT	    00000100
-#define O_TRUNC	    00001000
-#define O_DSYNC	    00010000
-#define O_PATH	    010000000
 
 /* Set by the loader: inode_setattr gained an idmap argument in 6.3. */
 const volatile bool setattr_has_idmap;
@@ -250,17 +244,21 @@ int BPF_PROG(capsicum_inode_getattr, const struct path *path)
 		return 0;
 	nr = current_syscall();
 	if (nr == NR_newfstatat || nr == NR_statx) {
-		/* Only the fd form: fstatat(fd, "", AT_EMPTY_PATH). */
+		/* fstatat(fd, "", AT_EMPTY_PATH) is fstat(fd). */
 		unsigned long flags = syscall_arg(nr == NR_statx ? 2 : 3);
 
 		if (!(flags & AT_EMPTY_PATH))
+			return stat_at_check(p, nr, path);
+		f = fd_with_dentry(path->dentry, &fd);
+		if (!f || BPF_CORE_READ(f, f_path.mnt) != path->mnt)
+			return stat_at_check(p, nr, path);
+	} else if (nr == NR_fstat) {
+		f = fd_with_dentry(path->dentry, &fd);
+		if (!f || BPF_CORE_READ(f, f_path.mnt) != path->mnt)
 			return 0;
-	} else if (nr != NR_fstat) {
-		return 0;
+	} else {
+		return stat_at_check(p, nr, path);
 	}
-	f = fd_with_dentry(path->dentry, &fd);
-	if (!f || BPF_CORE_READ(f, f_path.mnt) != path->mnt)
-		return 0;
 	return require(p, f, fd, CAP_FSTAT, 0, CAPSICUM_HOOK_INODE_GETATTR);
 }
 
@@ -271,11 +269,13 @@ int BPF_PROG(capsicum_inode_setattr)
 	struct dentry *dentry;
 	struct file *f;
 	__u64 need;
+	long nr;
 	int fd;
 
 	if (!p)
 		return 0;
-	switch (current_syscall()) {
+	nr = current_syscall();
+	switch (nr) {
 	case NR_fchmod:
 		need = CAP_FCHMOD;
 		break;
@@ -288,9 +288,11 @@ int BPF_PROG(capsicum_inode_setattr)
 	case NR_utimensat:
 	case NR_futimesat:
 		/* futimens(fd, t) is utimensat(fd, NULL, t, 0). */
-		if (syscall_arg(1))
-			return 0;
-		need = CAP_FUTIMES;
+		need = syscall_arg(1) ? 0 : CAP_FUTIMES;
+		break;
+	case NR_utime:
+	case NR_utimes:
+		need = 0; /* a path: the lookup's check */
 		break;
 	default:
 		return 0;
@@ -301,6 +303,8 @@ int BPF_PROG(capsicum_inode_setattr)
 	barrier_var(arg0);
 	barrier_var(arg1);
 	dentry = (struct dentry *)(setattr_has_idmap ? arg1 : arg0);
+	if (!need)
+		return utimes_at_check(p, nr, dentry);
 	f = fd_with_dentry(dentry, &fd);
 	if (!f)
 		return 0;
@@ -379,55 +383,6 @@ int BPF_PROG(capsicum_path_notify, const struct path *path, __u64 mask,
 	if (!f)
 		return 0;
 	return require(p, f, fd, 0, CAP_INOTIFY_ADD, CAPSICUM_HOOK_PATH_NOTIFY);
-}
-
-/* Rights FreeBSD's openat requires of the directory for these flags. */
-static __always_inline __u64 open_need(__u64 flags)
-{
-	__u64 need = CAP_LOOKUP;
-
-	if (flags & O_PATH)
-		return need;
-	if ((flags & O_ACCMODE) != O_WRONLY)
-		need |= CAP_READ;
-	if ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR)
-		need |= CAP_WRITE;
-	if (flags & O_CREAT)
-		need |= CAP_CREATE;
-	if (flags & O_TRUNC)
-		need |= CAP_FTRUNCATE;
-	if (flags & O_DSYNC) /* O_SYNC includes O_DSYNC */
-		need |= CAP_FSYNC;
-	return need;
-}
-
-SEC("lsm/file_open")
-int BPF_PROG(capsicum_file_open, struct file *file)
-{
-	struct capsicum_proc *p = current_proc();
-	struct file *dir;
-	__u64 flags = 0;
-	long nr;
-	int dirfd;
-
-	if (!p)
-		return 0;
-	nr = current_syscall();
-	if (nr == NR_openat)
-		flags = syscall_arg(2);
-	else if (nr == NR_openat2)
-		bpf_probe_read_user(&flags, sizeof(flags),
-				    (const void *)syscall_arg(2));
-	else
-		return 0;
-	dirfd = (int)syscall_arg(0);
-	if (dirfd == AT_FDCWD)
-		return 0;
-	dir = fd_file(dirfd);
-	if (!dir)
-		return 0;
-	return require(p, dir, dirfd, open_need(flags), 0,
-		       CAPSICUM_HOOK_FILE_OPEN);
 }
 
 #endif

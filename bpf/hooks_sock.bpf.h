@@ -126,13 +126,21 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
 	return lsm_status(floor_narrow(p, file, -1, &e));
 }
 
-static __always_inline int sock_require(struct socket *sock, __u64 need)
+/*
+ * The socket's descriptor needs `need`. `global`: the call names an
+ * address (bind, connect, a destination), which capability mode forbids.
+ */
+static __always_inline int sock_check(struct socket *sock, __u64 need,
+				      bool global)
 {
 	struct capsicum_proc *p = current_proc();
 	struct file *file;
 
 	if (!p)
 		return 0;
+	if (global && in_capmode(p))
+		return capmode_refuse(CAPSICUM_HOOK_SOCKET,
+				      (int)syscall_arg(0));
 	file = sock->file;
 	if (!file)
 		return 0;
@@ -140,16 +148,21 @@ static __always_inline int sock_require(struct socket *sock, __u64 need)
 		       CAPSICUM_HOOK_SOCKET);
 }
 
+static __always_inline int sock_require(struct socket *sock, __u64 need)
+{
+	return sock_check(sock, need, false);
+}
+
 SEC("lsm/socket_bind")
 int BPF_PROG(capsicum_socket_bind, struct socket *sock)
 {
-	return sock_require(sock, CAP_BIND);
+	return sock_check(sock, CAP_BIND, true);
 }
 
 SEC("lsm/socket_connect")
 int BPF_PROG(capsicum_socket_connect, struct socket *sock)
 {
-	return sock_require(sock, CAP_CONNECT);
+	return sock_check(sock, CAP_CONNECT, true);
 }
 
 SEC("lsm/socket_listen")
@@ -169,8 +182,9 @@ int BPF_PROG(capsicum_socket_sendmsg, struct socket *sock, struct msghdr *msg)
 {
 	struct capsicum_proc *p;
 	/* As on FreeBSD, naming a destination also needs CAP_CONNECT. */
-	int err = sock_require(sock, msg->msg_name ? CAP_SEND | CAP_CONNECT
-						   : CAP_SEND);
+	bool named = msg->msg_name;
+	int err = sock_check(sock, named ? CAP_SEND | CAP_CONNECT : CAP_SEND,
+			     named);
 
 	if (err)
 		return err;

@@ -306,6 +306,18 @@ static __always_inline void report(__u32 hook, __u32 error, int fd, __u64 need0,
 	bpf_ringbuf_submit(d, 0);
 }
 
+static __always_inline bool in_capmode(const struct capsicum_proc *p)
+{
+	return p->flags & CAPSICUM_PROC_CAPMODE;
+}
+
+/* A global namespace used in capability mode. */
+static __always_inline int capmode_refuse(__u32 hook, int fd)
+{
+	report(hook, ECAPMODE, fd, 0, 0, NULL);
+	return -ECAPMODE;
+}
+
 /*
  * The check every enforcing hook ends in: the descriptor's rights must
  * contain need0/need1 (CAP_* values of index 0 and 1; 0 for none).

@@ -153,6 +153,49 @@ int BPF_PROG(capsicum_accept4_exit, const struct pt_regs *regs, long ret)
 	return accept_exit(regs, ret);
 }
 
+#define FMODE_PATH 0x4000
+
+/*
+ * An O_PATH open runs no file_open hook, so its beneath check is made
+ * here, after the fact: a descriptor that resolved outside a restricted
+ * dirfd (or any dirfd in capability mode) is left with no rights at all.
+ * Capability mode also refuses O_PATH in its seccomp filter, so no other
+ * thread can use the descriptor before this runs.
+ */
+static __always_inline bool o_path_escaped(struct capsicum_proc *p, int dirfd,
+					   int newfd)
+{
+	struct file *dir = fd_file(dirfd), *file = fd_file(newfd);
+	struct held h;
+
+	if (!dir || !file || !(BPF_CORE_READ(file, f_mode) & FMODE_PATH))
+		return false;
+	held_rights(p, dir, dirfd, &h);
+	if (!h.limited && !in_capmode(p))
+		return false;
+	return !beneath(BPF_CORE_READ(file, f_path.dentry),
+			BPF_CORE_READ(file, f_path.mnt), dir);
+}
+
+/* newfd keeps its number and loses every right. */
+static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
+{
+	struct file *file = fd_file(newfd);
+	struct capsicum_fd_rights e = {
+		.file = (__u64)file,
+		.rights = { CAPRIGHT(0, 0), CAPRIGHT(1, 0) },
+	};
+	struct capsicum_floor_key fk = { .table_id = p->table_id,
+					 .file = (__u64)file };
+
+	if (!file)
+		return;
+	e.gen = file_gen_assign(file);
+	/* Past a full table the file's floor still says "nothing". */
+	if (!e.gen || store_entry(p, file, newfd, &e))
+		bpf_map_update_elem(&cap_floors, &fk, &e, BPF_ANY);
+}
+
 static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
 {
 	struct capsicum_proc *p = current_proc();
@@ -163,7 +206,11 @@ static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
 	dirfd = (int)BPF_CORE_READ(regs, di);
 	/* A reused fd number must not keep a closed descriptor's entry. */
 	fd_forget(p, (int)ret);
-	if (dirfd != AT_FDCWD)
+	if (dirfd == AT_FDCWD)
+		return;
+	if (o_path_escaped(p, dirfd, (int)ret))
+		fd_no_rights(p, (int)ret);
+	else
 		fd_derive(p, dirfd, (int)ret);
 }
 
@@ -376,23 +423,23 @@ int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
 	struct task_struct *leader = task->group_leader;
 	struct capsicum_proc *p = proc_of(leader), *mine;
 	struct file *f;
-	int fd;
+	int fd, err;
+	long nr;
 
 	if (!p)
 		return 0;
+	nr = current_syscall();
+	fd = (int)syscall_arg(0);
+	f = fd_file(fd);
 	/* fexecve(fd) is execveat(fd, "", ..., AT_EMPTY_PATH). */
-	if (current_syscall() == NR_execveat &&
-	    (syscall_arg(4) & AT_EMPTY_PATH)) {
-		fd = (int)syscall_arg(0);
-		f = fd_file(fd);
-		if (f && BPF_CORE_READ(f, f_path.dentry) ==
-				 BPF_CORE_READ(bprm, file, f_path.dentry)) {
-			int err = require(p, f, fd, CAP_FEXECVE, 0,
-					  CAPSICUM_HOOK_EXEC);
-			if (err)
-				return err;
-		}
-	}
+	if (nr == NR_execveat && (syscall_arg(4) & AT_EMPTY_PATH) && f &&
+	    BPF_CORE_READ(f, f_path.dentry) ==
+		    BPF_CORE_READ(bprm, file, f_path.dentry))
+		err = require(p, f, fd, CAP_FEXECVE, 0, CAPSICUM_HOOK_EXEC);
+	else
+		err = exec_at_check(p, nr, bprm->file);
+	if (err)
+		return err;
 	/*
 	 * execve from a non-leader thread makes that thread the leader and
 	 * frees the old one: carry the table over before that happens.

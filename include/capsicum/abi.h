@@ -342,6 +342,8 @@ enum capsicum_hook {
 	CAPSICUM_HOOK_FILE_OPEN,
 	CAPSICUM_HOOK_SOCKET,
 	CAPSICUM_HOOK_PATH_NOTIFY,
+	CAPSICUM_HOOK_LOOKUP,	 /* *at() lookups through a dirfd */
+	CAPSICUM_HOOK_TASK_KILL, /* signals, process descriptors */
 	CAPSICUM_HOOK_MAX,
 };
 

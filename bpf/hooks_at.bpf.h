@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Lookups relative to a directory descriptor (*at() calls). Through a
+ * restricted dirfd, and through every dirfd in capability mode, a lookup
+ * needs the dirfd's CAP_LOOKUP plus the right of the operation, and the
+ * object it resolves to (or, for calls that add or remove a name, the
+ * parent directory) must be beneath the dirfd: otherwise ENOTCAPABLE. In
+ * capability mode a lookup from the working directory (AT_FDCWD, or a
+ * plain path call) is ECAPMODE; the seccomp filter refuses those first,
+ * this is the second wall. Each hook acts only for the syscalls whose
+ * lookup it sees, so kernel-internal lookups (exec's interpreter, unix
+ * socket nodes) are left alone.
+ */
+#ifndef CAPSICUM_HOOKS_AT_BPF_H
+#define CAPSICUM_HOOKS_AT_BPF_H
+
+#include "beneath.bpf.h"
+#include "control.bpf.h"
+#include "syscalls_at.bpf.h"
+
+#define FMODE_READ  0x1
+#define FMODE_WRITE 0x2
+
+static __always_inline int deny(__u32 error, int fd, __u64 need,
+				const struct held *h)
+{
+	report(CAPSICUM_HOOK_LOOKUP, error, fd, need, 0, h);
+	return -(int)error;
+}
+
+/*
+ * The lookup l reached (dentry, mnt); mnt NULL if the hook cannot see the
+ * mount. Returns 0 or the negative errno the syscall fails with; *h gets
+ * the dirfd's rights.
+ */
+static __always_inline int at_check_held(struct capsicum_proc *p,
+					 struct at_lookup l,
+					 struct dentry *dentry,
+					 struct vfsmount *mnt, struct held *h)
+{
+	struct file *dir;
+
+	held_all(h, l.dirfd);
+	if (l.dirfd == AT_FDCWD)
+		return in_capmode(p)
+			       ? capmode_refuse(CAPSICUM_HOOK_LOOKUP, l.dirfd)
+			       : 0;
+	dir = fd_file(l.dirfd);
+	if (!dir) /* closed while the lookup ran: fail closed */
+		return deny(ENOTCAPABLE, l.dirfd, l.need, NULL);
+	held_rights(p, dir, l.dirfd, h);
+	if (!h->limited && !in_capmode(p))
+		return 0;
+	if (h->limited && !rights_contain(h->rights, l.need, 0))
+		return deny(ENOTCAPABLE, l.dirfd, l.need, h);
+	if (!beneath(dentry, mnt, dir))
+		return deny(ENOTCAPABLE, l.dirfd, l.need, h);
+	return 0;
+}
+
+static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,
+				    struct dentry *dentry, struct vfsmount *mnt)
+{
+	struct held h;
+
+	return at_check_held(p, l, dentry, mnt, &h);
+}
+
+/*
+ * The file openat is opening gets the dirfd's rights as its floor before
+ * it has a descriptor, so no other thread can use it with more; the fexit
+ * in track.bpf.h then gives the descriptor its own entry. A full table
+ * fails the open.
+ */
+static __always_inline int derive_floor(struct capsicum_proc *p,
+					struct file *file, const struct held *h)
+{
+	struct capsicum_fd_rights e = {
+		.file = (__u64)file,
+		.rights = { h->rights[0], h->rights[1] },
+		.fcntls = h->fcntls,
+		.nioctls = h->nioctls < 0 ? -1 : 0,
+	};
+
+	e.gen = file_gen_assign(file);
+	if (!e.gen)
+		return -ENOMEM;
+	return lsm_status(floor_narrow(p, file, -1, &e));
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(capsicum_file_open, struct file *file)
+{
+	struct capsicum_proc *p = current_proc();
+	struct at_lookup l;
+	struct held h;
+	__u64 flags;
+	long nr;
+	int err;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (open_flags(nr, &flags)) {
+		l = at_arg(0, open_need(flags));
+		/* The access the kernel granted, whatever user memory says. */
+		if (file->f_mode & FMODE_READ)
+			l.need |= CAP_READ;
+		if (file->f_mode & FMODE_WRITE)
+			l.need |= CAP_WRITE;
+	} else if (nr == NR_open || nr == NR_creat) {
+		l = at_cwd(CAP_LOOKUP);
+	} else {
+		return 0;
+	}
+	err = at_check_held(p, l, file->f_path.dentry, file->f_path.mnt, &h);
+	if (err || !h.limited)
+		return err;
+	return derive_floor(p, file, &h);
+}
+
+/* Creating a name: mknodat, and openat(O_CREAT) before the file exists. */
+SEC("lsm/path_mknod")
+int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
+	     umode_t mode)
+{
+	struct capsicum_proc *p = current_proc();
+	__u64 fifo = (mode & S_IFMT) == S_IFIFO ? CAP_MKFIFOAT : CAP_MKNODAT;
+	struct at_lookup l;
+	__u64 flags;
+	long nr;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (open_flags(nr, &flags))
+		l = at_arg(0, open_need(flags) | CAP_CREATE);
+	else if (nr == NR_mknodat)
+		l = at_arg(0, fifo);
+	else if (nr == NR_mknod || nr == NR_open || nr == NR_creat)
+		l = at_cwd(fifo);
+	else
+		return 0;
+	return at_check(p, l, dir->dentry, dir->mnt);
+}
+
+SEC("lsm/path_mkdir")
+int BPF_PROG(capsicum_path_mkdir, const struct path *dir)
+{
+	struct capsicum_proc *p = current_proc();
+	long nr;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (nr != NR_mkdirat && nr != NR_mkdir)
+		return 0;
+	return at_check(p,
+			nr == NR_mkdirat ? at_arg(0, CAP_MKDIRAT)
+					 : at_cwd(CAP_MKDIRAT),
+			dir->dentry, dir->mnt);
+}
+
+/* unlinkat, with or without AT_REMOVEDIR: the parent must be beneath. */
+static __always_inline int unlink_check(const struct path *dir, long plain)
+{
+	struct capsicum_proc *p = current_proc();
+	long nr;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (nr != NR_unlinkat && nr != plain)
+		return 0;
+	return at_check(p,
+			nr == NR_unlinkat ? at_arg(0, CAP_UNLINKAT)
+					  : at_cwd(CAP_UNLINKAT),
+			dir->dentry, dir->mnt);
+}
+
+SEC("lsm/path_unlink")
+int BPF_PROG(capsicum_path_unlink, const struct path *dir)
+{
+	return unlink_check(dir, NR_unlink);
+}
+
+SEC("lsm/path_rmdir")
+int BPF_PROG(capsicum_path_rmdir, const struct path *dir)
+{
+	return unlink_check(dir, NR_rmdir);
+}
+
+SEC("lsm/path_symlink")
+int BPF_PROG(capsicum_path_symlink, const struct path *dir)
+{
+	struct capsicum_proc *p = current_proc();
+	long nr;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (nr != NR_symlinkat && nr != NR_symlink)
+		return 0;
+	/* symlinkat(target, newdirfd, linkpath): the target is not looked up.
+	 */
+	return at_check(p,
+			nr == NR_symlinkat ? at_arg(1, CAP_SYMLINKAT)
+					   : at_cwd(CAP_SYMLINKAT),
+			dir->dentry, dir->mnt);
+}
+
+SEC("lsm/path_link")
+int BPF_PROG(capsicum_path_link, struct dentry *old_dentry,
+	     const struct path *new_dir)
+{
+	struct capsicum_proc *p = current_proc();
+	bool at;
+	int err;
+
+	if (!p)
+		return 0;
+	at = current_syscall() == NR_linkat;
+	if (!at && current_syscall() != NR_link)
+		return 0;
+	/* Both ends are on new_dir's mount: linkat refuses EXDEV before. */
+	err = at_check(p,
+		       at ? at_arg(0, CAP_LINKAT_SOURCE)
+			  : at_cwd(CAP_LINKAT_SOURCE),
+		       old_dentry, new_dir->mnt);
+	if (err)
+		return err;
+	return at_check(p,
+			at ? at_arg(2, CAP_LINKAT_TARGET)
+			   : at_cwd(CAP_LINKAT_TARGET),
+			new_dir->dentry, new_dir->mnt);
+}
+
+SEC("lsm/path_rename")
+int BPF_PROG(capsicum_path_rename, const struct path *old_dir,
+	     struct dentry *old_dentry, const struct path *new_dir)
+{
+	struct capsicum_proc *p = current_proc();
+	bool at;
+	long nr;
+	int err;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	at = nr == NR_renameat || nr == NR_renameat2;
+	if (!at && nr != NR_rename)
+		return 0;
+	err = at_check(p,
+		       at ? at_arg(0, CAP_RENAMEAT_SOURCE)
+			  : at_cwd(CAP_RENAMEAT_SOURCE),
+		       old_dir->dentry, old_dir->mnt);
+	if (err)
+		return err;
+	return at_check(p,
+			at ? at_arg(2, CAP_RENAMEAT_TARGET)
+			   : at_cwd(CAP_RENAMEAT_TARGET),
+			new_dir->dentry, new_dir->mnt);
+}
+
+SEC("lsm/path_chmod")
+int BPF_PROG(capsicum_path_chmod, const struct path *path)
+{
+	struct capsicum_proc *p = current_proc();
+	long nr;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (nr == NR_fchmodat || nr == NR_fchmodat2)
+		return at_check(p, at_arg(0, CAP_FCHMODAT), path->dentry,
+				path->mnt);
+	if (nr == NR_chmod)
+		return at_check(p, at_cwd(CAP_FCHMODAT), path->dentry,
+				path->mnt);
+	return 0; /* fchmod: inode_setattr checks the descriptor */
+}
+
+SEC("lsm/path_chown")
+int BPF_PROG(capsicum_path_chown, const struct path *path)
+{
+	struct capsicum_proc *p = current_proc();
+	long nr;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (nr == NR_fchownat)
+		return at_check(p, at_arg(0, CAP_FCHOWNAT), path->dentry,
+				path->mnt);
+	if (nr == NR_chown || nr == NR_lchown)
+		return at_check(p, at_cwd(CAP_FCHOWNAT), path->dentry,
+				path->mnt);
+	return 0; /* fchown: inode_setattr checks the descriptor */
+}
+
+SEC("lsm/inode_readlink")
+int BPF_PROG(capsicum_inode_readlink, struct dentry *dentry)
+{
+	struct capsicum_proc *p = current_proc();
+	long nr;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (nr == NR_readlinkat)
+		return at_check(p, at_arg(0, CAP_LOOKUP), dentry, NULL);
+	if (nr == NR_readlink)
+		return at_check(p, at_cwd(CAP_LOOKUP), dentry, NULL);
+	return 0;
+}
+
+/*
+ * fstatat/statx through a path (the fd forms are inode_getattr's, in
+ * hooks_file.bpf.h), and stat/lstat in capability mode.
+ */
+static __always_inline int stat_at_check(struct capsicum_proc *p, long nr,
+					 const struct path *path)
+{
+	if (nr == NR_newfstatat || nr == NR_statx)
+		return at_check(p, at_arg(0, CAP_FSTATAT), path->dentry,
+				path->mnt);
+	if (nr == NR_stat || nr == NR_lstat)
+		return at_check(p, at_cwd(CAP_FSTATAT), path->dentry,
+				path->mnt);
+	return 0;
+}
+
+/* utimensat(dirfd, path, ...) and futimesat with a path. */
+static __always_inline int utimes_at_check(struct capsicum_proc *p, long nr,
+					   struct dentry *dentry)
+{
+	if (nr == NR_utimensat || nr == NR_futimesat)
+		return at_check(p, at_arg(0, CAP_FUTIMESAT), dentry, NULL);
+	if (nr == NR_utime || nr == NR_utimes)
+		return at_check(p, at_cwd(CAP_FUTIMESAT), dentry, NULL);
+	return 0;
+}
+
+/* execveat(dirfd, path) and execve; fexecve is checked in track.bpf.h. */
+static __always_inline int exec_at_check(struct capsicum_proc *p, long nr,
+					 struct file *file)
+{
+	if (nr == NR_execveat)
+		return at_check(p, at_arg(0, CAP_FEXECVE | CAP_LOOKUP),
+				file->f_path.dentry, file->f_path.mnt);
+	if (nr == NR_execve)
+		return at_check(p, at_cwd(CAP_FEXECVE | CAP_LOOKUP),
+				file->f_path.dentry, file->f_path.mnt);
+	return 0;
+}
+
+#endif

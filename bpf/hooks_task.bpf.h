@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Signals. In capability mode a process may signal only itself (FreeBSD's
+ * kill(2) rule); other processes only through a process descriptor, which
+ * on Linux is a pidfd and needs CAP_PDKILL. The seccomp filter already
+ * refuses process groups and broadcast; the pid cannot be known to it
+ * after a fork, so the own-process rule lives here.
+ */
+#ifndef CAPSICUM_HOOKS_TASK_BPF_H
+#define CAPSICUM_HOOKS_TASK_BPF_H
+
+#include "state.bpf.h"
+#include "syscalls_at.bpf.h"
+
+SEC("lsm/task_kill")
+int BPF_PROG(capsicum_task_kill, struct task_struct *target)
+{
+	struct capsicum_proc *p = current_proc();
+	struct task_struct *self;
+	struct file *f;
+	int fd;
+
+	if (!p)
+		return 0;
+	if (current_syscall() == NR_pidfd_send_signal) {
+		fd = (int)syscall_arg(0);
+		f = fd_file(fd);
+		if (!f)
+			return -EBADF;
+		return require(p, f, fd, 0, CAP_PDKILL,
+			       CAPSICUM_HOOK_TASK_KILL);
+	}
+	self = bpf_get_current_task_btf();
+	if (!in_capmode(p) || target->tgid == self->tgid)
+		return 0;
+	return capmode_refuse(CAPSICUM_HOOK_TASK_KILL, -1);
+}
+
+#endif

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What several selftest files need: the programs loaded, limits by omission. */
+#ifndef CAPSICUM_SELFTEST_FIXTURE_H
+#define CAPSICUM_SELFTEST_FIXTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Root loads the programs on first need; uid 1000 finds them pinned. */
+bool fixture_loaded(void);
+/* Limits fd to every right except the bits of `right` (CAP_* value). */
+int fixture_limit_all_but(int fd, uint64_t right);
+
+#endif

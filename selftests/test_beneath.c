@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * *at() calls through a restricted directory descriptor: each needs the
+ * dirfd's right for the operation (CAP_MKDIRAT, CAP_UNLINKAT, ...) and
+ * must stay beneath the directory. `..` that stays beneath works; `..`
+ * past it, absolute paths and symlinks out fail with ENOTCAPABLE, and a
+ * refused call changes nothing outside.
+ */
+#define _GNU_SOURCE
+#include "fixture.h"
+#include "selftest.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/capsicum.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/*
+ * A fresh tree:  TOP/outside, TOP/outlink -> outside, TOP/d/f,
+ * TOP/d/sub/g, TOP/d/in -> sub/g, TOP/d/up -> .., TOP/d/abs -> TOP/outside.
+ * Returns a descriptor of TOP/d (unrestricted); TOP's path goes in top.
+ */
+struct tree {
+	char top[64];
+	char outside[96];
+	int dfd;
+};
+
+static bool touch(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	return fd >= 0 && write(fd, "x", 1) == 1 && close(fd) == 0;
+}
+
+static bool make_tree(struct tree *t)
+{
+	char p[160];
+
+	snprintf(t->top, sizeof(t->top), "/tmp/beneath.XXXXXX");
+	if (!mkdtemp(t->top))
+		return false;
+	snprintf(t->outside, sizeof(t->outside), "%s/outside", t->top);
+#define AT(rel) (snprintf(p, sizeof(p), "%s/%s", t->top, rel), p)
+	if (!touch(t->outside) || symlink("outside", AT("outlink")) ||
+	    mkdir(AT("d"), 0755) || !touch(AT("d/f")) ||
+	    mkdir(AT("d/sub"), 0755) || !touch(AT("d/sub/g")) ||
+	    symlink("sub/g", AT("d/in")) || symlink("..", AT("d/up")) ||
+	    symlink(t->outside, AT("d/abs")))
+		return false;
+	t->dfd = open(AT("d"), O_RDONLY | O_DIRECTORY);
+#undef AT
+	return t->dfd >= 0;
+}
+
+static bool exists(const struct tree *t, const char *rel)
+{
+	char p[160];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", t->top, rel);
+	return lstat(p, &st) == 0;
+}
+
+/* A right's own bit: the *AT rights include CAP_LOOKUP, which we keep. */
+static uint64_t own_bit(uint64_t right)
+{
+	if (right == CAP_LOOKUP)
+		return right;
+	return right & ~(CAP_LOOKUP & CAP_RIGHTS_BITS_MASK);
+}
+
+/* Opens and closes; -1 with errno if the open fails. */
+static int open_close(int dfd, const char *path, int flags)
+{
+	int fd = openat(dfd, path, flags, 0600);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+static int do_fstatat(int dfd, const char *path)
+{
+	struct stat st;
+
+	return fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW);
+}
+
+static int do_statx(int dfd, const char *path)
+{
+	struct statx stx;
+
+	return statx(dfd, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &stx);
+}
+
+static int do_readlinkat(int dfd, const char *path)
+{
+	char buf[64];
+
+	return readlinkat(dfd, path, buf, sizeof(buf)) < 0 ? -1 : 0;
+}
+
+/* execveat of busybox's `true` in a child; the child's errno comes back. */
+static int do_execveat(int dfd, const char *path)
+{
+	char *argv[] = { "true", NULL }, *envp[] = { NULL };
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		syscall(SYS_execveat, dfd, path, argv, envp, 0);
+		_exit(errno);
+	}
+	status = selftest_wait(pid);
+	errno = status;
+	return status ? -1 : 0;
+}
+
+SELFTEST(beneath_lookups_stay_beneath)
+{
+	struct tree t;
+	struct stat st;
+	char abs[128];
+	int pfd;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(make_tree(&t), "tree"))
+		return;
+	/* Unrestricted, the dirfd reaches outside: the control case. */
+	ASSERT_OK(open_close(t.dfd, "../outside", O_RDONLY), "unrestricted ..");
+	if (!ASSERT_OK(fixture_limit_all_but(t.dfd, CAP_FCHFLAGS), "limit"))
+		return;
+
+	ASSERT_OK(open_close(t.dfd, "f", O_RDONLY), "f");
+	ASSERT_OK(open_close(t.dfd, ".", O_RDONLY), ".");
+	ASSERT_OK(open_close(t.dfd, "sub/g", O_RDONLY), "sub/g");
+	ASSERT_OK(open_close(t.dfd, "sub/../f", O_RDONLY), ".. beneath");
+	ASSERT_OK(open_close(t.dfd, "in", O_RDONLY), "symlink beneath");
+	ASSERT_ERRNO(open_close(t.dfd, "..", O_RDONLY), ENOTCAPABLE, "..");
+	ASSERT_ERRNO(open_close(t.dfd, "../outside", O_RDONLY), ENOTCAPABLE,
+		     "../outside");
+	ASSERT_ERRNO(open_close(t.dfd, "sub/../../outside", O_RDONLY),
+		     ENOTCAPABLE, "sub/../../outside");
+	ASSERT_ERRNO(open_close(t.dfd, "up/outside", O_RDONLY), ENOTCAPABLE,
+		     "relative symlink out");
+	ASSERT_ERRNO(open_close(t.dfd, "abs", O_RDONLY), ENOTCAPABLE,
+		     "absolute symlink out");
+	ASSERT_ERRNO(open_close(t.dfd, t.outside, O_RDONLY), ENOTCAPABLE,
+		     "absolute path");
+	ASSERT_ERRNO(open_close(t.dfd, "/etc/passwd", O_RDONLY), ENOTCAPABLE,
+		     "/etc/passwd");
+	snprintf(abs, sizeof(abs), "%s/d/f", t.top);
+	ASSERT_OK(open_close(t.dfd, abs, O_RDONLY),
+		  "absolute path that resolves beneath");
+
+	/* A refused create creates nothing. */
+	ASSERT_ERRNO(open_close(t.dfd, "../created", O_WRONLY | O_CREAT),
+		     ENOTCAPABLE, "O_CREAT outside");
+	ASSERT_TRUE(!exists(&t, "created"), "nothing created outside");
+	ASSERT_OK(open_close(t.dfd, "sub/created", O_WRONLY | O_CREAT),
+		  "O_CREAT beneath");
+
+	ASSERT_ERRNO(do_fstatat(t.dfd, "../outside"), ENOTCAPABLE, "fstatat");
+	ASSERT_OK(do_fstatat(t.dfd, "sub/g"), "fstatat beneath");
+	ASSERT_ERRNO(do_statx(t.dfd, "../outside"), ENOTCAPABLE, "statx");
+	ASSERT_ERRNO(do_readlinkat(t.dfd, "../outlink"), ENOTCAPABLE,
+		     "readlinkat");
+	ASSERT_OK(do_readlinkat(t.dfd, "up"), "readlinkat beneath");
+	ASSERT_ERRNO(mkdirat(t.dfd, "../newdir", 0755), ENOTCAPABLE, "mkdirat");
+	ASSERT_TRUE(!exists(&t, "newdir"), "no directory made outside");
+	ASSERT_ERRNO(mknodat(t.dfd, "../fifo", S_IFIFO | 0600, 0), ENOTCAPABLE,
+		     "mknodat");
+	ASSERT_ERRNO(unlinkat(t.dfd, "../outside", 0), ENOTCAPABLE, "unlinkat");
+	ASSERT_TRUE(exists(&t, "outside"), "outside not removed");
+	ASSERT_ERRNO(renameat(t.dfd, "f", t.dfd, "../moved"), ENOTCAPABLE,
+		     "rename out");
+	ASSERT_ERRNO(renameat(t.dfd, "../outside", t.dfd, "stolen"),
+		     ENOTCAPABLE, "rename in");
+	ASSERT_TRUE(exists(&t, "outside") && exists(&t, "d/f"),
+		    "nothing renamed");
+	ASSERT_ERRNO(linkat(t.dfd, "../outside", t.dfd, "hard", 0), ENOTCAPABLE,
+		     "link from outside");
+	ASSERT_ERRNO(linkat(t.dfd, "f", t.dfd, "../hard", 0), ENOTCAPABLE,
+		     "link to outside");
+	ASSERT_ERRNO(symlinkat("f", t.dfd, "../sl"), ENOTCAPABLE, "symlinkat");
+	ASSERT_ERRNO(fchmodat(t.dfd, "../outside", 0600, 0), ENOTCAPABLE,
+		     "fchmodat");
+	ASSERT_ERRNO(fchownat(t.dfd, "../outside", -1, -1, 0), ENOTCAPABLE,
+		     "fchownat");
+	ASSERT_ERRNO(utimensat(t.dfd, "../outside", NULL, 0), ENOTCAPABLE,
+		     "utimensat");
+	ASSERT_ERRNO(do_execveat(t.dfd, "/bin/true"), ENOTCAPABLE,
+		     "execveat of an absolute path");
+
+	/* O_PATH runs no open hook: the escaped descriptor has no rights. */
+	pfd = openat(t.dfd, "..", O_PATH);
+	if (ASSERT_OK(pfd, "O_PATH ..")) {
+		ASSERT_ERRNO(open_close(pfd, "outside", O_RDONLY), ENOTCAPABLE,
+			     "lookup through an escaped O_PATH descriptor");
+		ASSERT_ERRNO(fstat(pfd, &st), ENOTCAPABLE,
+			     "fstat of an escaped O_PATH descriptor");
+	}
+}
+
+/* One *at() operation on the tree's dirfd; 0 on success. */
+struct at_case {
+	const char *name;
+	uint64_t right;
+	int (*op)(int dfd);
+};
+
+static int op_mkdirat(int dfd)
+{
+	return mkdirat(dfd, "newdir", 0755);
+}
+static int op_mkfifoat(int dfd)
+{
+	return mknodat(dfd, "fifo", S_IFIFO | 0600, 0);
+}
+static int op_mknodat(int dfd)
+{
+	return mknodat(dfd, "node", S_IFREG | 0600, 0);
+}
+static int op_unlinkat(int dfd)
+{
+	return unlinkat(dfd, "f", 0);
+}
+static int op_rmdirat(int dfd)
+{
+	return unlinkat(dfd, "emptydir", AT_REMOVEDIR);
+}
+static int op_renameat(int dfd)
+{
+	return renameat(dfd, "f", dfd, "f2");
+}
+static int op_linkat(int dfd)
+{
+	return linkat(dfd, "f", dfd, "f2", 0);
+}
+static int op_symlinkat(int dfd)
+{
+	return symlinkat("f", dfd, "sl");
+}
+static int op_fchmodat(int dfd)
+{
+	return fchmodat(dfd, "f", 0600, 0);
+}
+static int op_fchownat(int dfd)
+{
+	return fchownat(dfd, "f", -1, -1, 0);
+}
+static int op_utimensat(int dfd)
+{
+	return utimensat(dfd, "f", NULL, 0);
+}
+static int op_fstatat(int dfd)
+{
+	return do_fstatat(dfd, "f");
+}
+static int op_statx(int dfd)
+{
+	return do_statx(dfd, "f");
+}
+static int op_readlinkat(int dfd)
+{
+	return do_readlinkat(dfd, "in");
+}
+static int op_openat_trunc(int dfd)
+{
+	return open_close(dfd, "f", O_WRONLY | O_TRUNC);
+}
+
+static const struct at_case at_cases[] = {
+	{ "mkdirat", CAP_MKDIRAT, op_mkdirat },
+	{ "mknodat fifo", CAP_MKFIFOAT, op_mkfifoat },
+	{ "mknodat file", CAP_MKNODAT, op_mknodat },
+	{ "unlinkat", CAP_UNLINKAT, op_unlinkat },
+	{ "unlinkat AT_REMOVEDIR", CAP_UNLINKAT, op_rmdirat },
+	{ "renameat source", CAP_RENAMEAT_SOURCE, op_renameat },
+	{ "renameat target", CAP_RENAMEAT_TARGET, op_renameat },
+	{ "linkat source", CAP_LINKAT_SOURCE, op_linkat },
+	{ "linkat target", CAP_LINKAT_TARGET, op_linkat },
+	{ "symlinkat", CAP_SYMLINKAT, op_symlinkat },
+	{ "fchmodat", CAP_FCHMODAT, op_fchmodat },
+	{ "fchownat", CAP_FCHOWNAT, op_fchownat },
+	{ "utimensat", CAP_FUTIMESAT, op_utimensat },
+	{ "fstatat", CAP_FSTATAT, op_fstatat },
+	{ "statx", CAP_FSTATAT, op_statx },
+	{ "readlinkat", CAP_LOOKUP, op_readlinkat },
+	{ "openat O_TRUNC needs ftruncate", CAP_FTRUNCATE, op_openat_trunc },
+};
+
+/*
+ * Runs one case on a fresh tree. Its dirfd is restricted either way:
+ * with the right (only an unrelated one is dropped) or without it.
+ */
+static int run_at_case(const struct at_case *c, bool without, int *err)
+{
+	struct tree t;
+	char p[160];
+	int ret;
+
+	if (!make_tree(&t))
+		return -2;
+	snprintf(p, sizeof(p), "%s/d/emptydir", t.top);
+	if (mkdir(p, 0755))
+		return -2;
+	if (fixture_limit_all_but(t.dfd,
+				  without ? own_bit(c->right) : CAP_FCHFLAGS))
+		return -2;
+	errno = 0;
+	ret = c->op(t.dfd);
+	*err = errno;
+	return ret;
+}
+
+SELFTEST(at_rights_with_and_without)
+{
+	if (!fixture_loaded())
+		return;
+	for (size_t i = 0; i < sizeof(at_cases) / sizeof(at_cases[0]); i++) {
+		const struct at_case *c = &at_cases[i];
+		int with, without, err;
+
+		with = run_at_case(c, false, &err);
+		if (!ASSERT_EQ(with, 0, c->name))
+			printf("    case '%s' with the right: errno %d\n",
+			       c->name, err);
+		without = run_at_case(c, true, &err);
+		if (!ASSERT_TRUE(without == -1 && err == ENOTCAPABLE, c->name))
+			printf("    case '%s' without: ret %d errno %d\n",
+			       c->name, without, err);
+	}
+}
