@@ -22,8 +22,10 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1157,6 +1159,38 @@ static void body_tsync_failure(void)
 	CHECK(pthread_join(t, NULL) == 0);
 }
 
+static volatile sig_atomic_t got_usr1;
+
+static void on_usr1(int sig)
+{
+	got_usr1 = sig;
+}
+
+/* What ordinary libc code does after cap_enter(). */
+static void body_libc(void)
+{
+	int fds[2];
+	struct stat st;
+	char buf[8];
+	FILE *f;
+
+	CHECK(pipe(fds) == 0);
+	CHECK(signal(SIGUSR1, on_usr1) != SIG_ERR);
+	enter();
+	/* stdio's first write fstat()s: newfstatat(fd, "", AT_EMPTY_PATH). */
+	f = fdopen(fds[1], "w");
+	CHECK(f != NULL);
+	CHECK(fprintf(f, "%d", 42) == 2);
+	CHECK(fclose(f) == 0);
+	CHECK(read(fds[0], buf, sizeof(buf)) == 2 && !memcmp(buf, "42", 2));
+	CHECK_OK(fstat(fds[0], &st));
+	CHECK_ERR(stat("/etc/passwd", &st), ECAPMODE);
+	/* raise() is tgkill(getpid(), gettid(), sig). */
+	CHECK(raise(SIGUSR1) == 0 && got_usr1 == SIGUSR1);
+	CHECK(malloc(1 << 20) != NULL);
+	CHECK_OK(getrandom(buf, sizeof(buf), 0));
+}
+
 static long int80_getpid(void)
 {
 	long r;
@@ -1228,6 +1262,11 @@ Test(install, tsync_covers_running_threads)
 Test(install, tsync_failure_is_reported)
 {
 	in_child(body_tsync_failure);
+}
+
+Test(install, libc_basics)
+{
+	in_child(body_libc);
 }
 
 Test(install, non_native_abis)
