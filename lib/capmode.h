@@ -80,7 +80,8 @@ extern const size_t capsicum_capmode_table_len;
 /*
  * Builds the filter for the given ids into buf (at most max instructions)
  * and sets *len.  0, or -1 with errno: E2BIG if max (or the kernel's 4096)
- * is too small, EINVAL for a malformed table.
+ * is too small, with *len set to the size needed; EINVAL for bad arguments
+ * or a malformed table.
  */
 int capsicum_capmode_filter_build(const struct capsicum_capmode_ids *ids,
 				  struct sock_filter *buf, size_t max,

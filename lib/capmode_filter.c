@@ -286,6 +286,9 @@ static int intervals(struct interval *iv, size_t *n)
 		for (c = 0; c < CAPMODE_MAX_CHECKS; c++) {
 			if (!check_valid(&r->check[c]))
 				return -1;
+			/* The emitters stop at the first empty check. */
+			if (c && !r->check[c - 1].op && r->check[c].op)
+				return -1;
 		}
 		if ((__u32)r->nr > next)
 			add(iv, n, next, LEAF_DENY, NULL); /* unlisted */
