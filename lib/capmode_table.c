@@ -140,12 +140,15 @@ static const uint32_t prctl_ok[] = {
 	}
 
 /* Shared condition texts, so the doc reads the same for the same check. */
-#define C_DIRFD	 "dirfd != AT_FDCWD"
-#define C_SELF	 "pid == 0 (the caller)"
-#define P_PATH	 "path outside any dirfd: global namespace"
-#define P_SYSV	 "SysV IPC keys and ids are a global namespace; FreeBSD denies"
-#define P_XATTR	 "FreeBSD allows only extattr_*_fd"
-#define P_AT	 "FreeBSD allows it relative to a dirfd; BPF checks beneath"
+#define C_DIRFD "dirfd != AT_FDCWD"
+#define C_SELF	"pid == 0 (the caller)"
+#define P_PATH	"path outside any dirfd: global namespace"
+#define P_SYSV	"SysV IPC keys and ids are a global namespace; FreeBSD denies"
+#define P_XATTR "FreeBSD allows only extattr_*_fd"
+#define P_AT	"FreeBSD allows it relative to a dirfd; BPF checks beneath"
+#define P_NOHOOK                                                               \
+	"FreeBSD allows it relative to a dirfd, but no LSM hook sees the "     \
+	"object, so beneath cannot be checked"
 #define P_GONE	 "not implemented on x86-64 Linux"
 #define P_MEM	 "caller's own address space; FreeBSD allows the VM calls"
 #define P_PRIV	 "system administration; FreeBSD denies"
@@ -444,7 +447,10 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	DENY(inotify_add_watch, P_PATH " (FreeBSD 15: inotify_add_watch_at)"),
 	ALLOW(inotify_rm_watch, "FreeBSD 15: inotify_rm_watch; CAP_INOTIFY_RM"),
 	DENY(migrate_pages, "other processes' memory"),
-	IF(openat, C_DIRFD, P_AT, DIRFD(0)),
+	IF(openat, "dirfd != AT_FDCWD, no O_PATH in flags",
+	   "FreeBSD allows it relative to a dirfd; BPF checks beneath, and "
+	   "O_PATH opens run no LSM hook that could",
+	   DIRFD(0), NO_BITS(2, O_PATH)),
 	IF(mkdirat, C_DIRFD, P_AT, DIRFD(0)),
 	IF(mknodat, C_DIRFD, P_AT, DIRFD(0)),
 	IF(fchownat, C_DIRFD, P_AT, DIRFD(0)),
@@ -459,7 +465,7 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	IF(symlinkat, "newdirfd (arg 1) != AT_FDCWD", P_AT, DIRFD(1)),
 	IF(readlinkat, C_DIRFD, P_AT, DIRFD(0)),
 	IF(fchmodat, C_DIRFD, P_AT, DIRFD(0)),
-	IF(faccessat, C_DIRFD, P_AT, DIRFD(0)),
+	DENY(faccessat, P_NOHOOK),
 	ALLOW(pselect6, "FreeBSD: pselect"),
 	ALLOW(ppoll, "FreeBSD: ppoll"),
 	DENY(unshare, "new namespaces are global state; Linux only"),
@@ -547,9 +553,10 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	DENY(pidfd_open, "names any pid; FreeBSD has only pdfork"),
 	NOSYS(clone3, "flags are in user memory: ENOSYS so libc uses clone"),
 	ALLOW(close_range, "FreeBSD: close_range"),
-	IF(openat2, C_DIRFD, P_AT, DIRFD(0)),
+	DENY(openat2, "its flags are in user memory, where O_PATH cannot be "
+		      "seen; openat serves"),
 	DENY(pidfd_getfd, "takes descriptors from other processes"),
-	IF(faccessat2, C_DIRFD, P_AT, DIRFD(0)),
+	DENY(faccessat2, P_NOHOOK),
 	DENY(process_madvise, "other processes' memory"),
 	ALLOW(epoll_pwait2, "FreeBSD: kevent"),
 	DENY(mount_setattr, "mount API; FreeBSD denies mount"),

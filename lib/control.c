@@ -18,6 +18,8 @@
 
 #include <sys/capsicum.h>
 
+#include "capmode.h"
+
 static void req_init(struct capsicum_req *req, __u32 op)
 {
 	memset(req, 0, sizeof(*req));
@@ -212,11 +214,27 @@ ssize_t cap_ioctls_get(int fd, cap_ioctl_t *cmds, size_t maxcmds)
 	return a.nioctls;
 }
 
+/* Set once this process image installed the filter (kept across fork). */
+static atomic_bool capmode_filter_installed;
+
+/*
+ * The BPF side's flag first, then the seccomp filter: if the filter then
+ * fails, the process is already refused every lookup outside its
+ * descriptors, never the other way round. The answers map is opened
+ * before: capability mode forbids opening its pin.
+ */
 int cap_enter(void)
 {
-	/* Capability mode (the seccomp filter) is not implemented yet. */
-	errno = ENOSYS;
-	return -1;
+	if (answers_map() < 0)
+		return -1;
+	if (proc_request(CAPSICUM_OP_ENTER) < 0)
+		return -1;
+	if (atomic_load(&capmode_filter_installed))
+		return 0; /* a second cap_enter() succeeds, as on FreeBSD */
+	if (capsicum_capmode_install())
+		return -1;
+	atomic_store(&capmode_filter_installed, true);
+	return 0;
 }
 
 int cap_getmode(unsigned int *modep)
