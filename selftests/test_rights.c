@@ -527,6 +527,7 @@ static const struct right_case cases[] = {
 	{ "openat O_CREAT needs create", CAP_CREATE, DIRECTORY,
 	  op_openat_create },
 };
+SELFTEST_ROWS(cases)
 
 /* A socket bound to an ephemeral loopback port, its address in *a. */
 static int tcp_bound(struct sockaddr_in *a)
