@@ -549,7 +549,10 @@ static int xfer(enum xfer how, int in, bool in_off, int out, bool out_off)
 	return n == 1 ? 0 : -1;
 }
 
-/* The limited descriptor is the input (fd) or the output (fd) of each. */
+/*
+ * fd, the limited descriptor, is the end the op's name says (_in or _out);
+ * the other end is a fresh, unrestricted file or pipe.
+ */
 static int op_sendfile_in(int fd)
 {
 	return xfer(X_SENDFILE, at_start(fd), false, scratch_file(), false);
