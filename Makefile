@@ -84,6 +84,11 @@ $(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
 $(UNIT_TESTS): $(TEST_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lcriterion
 
+# The matrix check runs `capsicum_selftests --list` on the host, so every
+# run of the unit tests needs the selftest binary built first.
+$(O)/tests/test_matrix.o: CFLAGS += -DSELFTESTS_BIN='"$(abspath $(SELFTESTS))"' \
+	-DMATRIX_DOC='"$(abspath doc/enforcement.md)"'
+
 # --- VM selftests -----------------------------------------------------------
 $(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -102,7 +107,7 @@ $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 	selftests/vm/mkinitramfs.sh $@ $(SELFTESTS) $(RUNAS) $(CAPSICUMD)
 
 # --- running ----------------------------------------------------------------
-test-unit: $(UNIT_TESTS)
+test-unit: $(UNIT_TESTS) $(SELFTESTS)
 	$(UNIT_TESTS) --jobs 2
 
 selftest: $(INITRAMFS)

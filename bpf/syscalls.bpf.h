@@ -38,7 +38,6 @@
 #define NR_futimesat	     261
 #define NR_newfstatat	     262
 #define NR_splice	     275
-#define NR_tee		     276
 #define NR_utimensat	     280
 #define NR_preadv	     295
 #define NR_pwritev	     296
@@ -95,14 +94,15 @@ static __always_inline struct rw_need rw_need_of(long nr, int mask)
 				r.need |= CAP_SEEK;
 		}
 		break;
+	/*
+	 * No tee(2) case: do_tee(), like a pipe-to-pipe splice, calls no LSM
+	 * hook at all (doc/enforcement.md).
+	 */
 	case NR_splice: /* (fd_in, *off_in, fd_out, *off_out, ...) */
 	case NR_copy_file_range:
 		r.fd = (int)syscall_arg(rd ? 0 : 2);
 		if (syscall_arg(rd ? 1 : 3))
 			r.need |= CAP_SEEK;
-		break;
-	case NR_tee: /* (fd_in, fd_out, ...) */
-		r.fd = (int)syscall_arg(rd ? 0 : 1);
 		break;
 	default:
 		/* aio, io_uring, kernel-internal reads: no fd to trust. */

@@ -2,7 +2,8 @@
 /*
  * Runner for the VM selftests: runs every registered SELFTEST (or those
  * named on the command line) in its own child and prints one closing line,
- * "N passed, N failed[, N skipped]", which the host collects.
+ * "N passed, N failed[, N skipped]", which the host collects. With --list
+ * it only names every test and row (loads nothing, so it runs on the host).
  */
 #define _GNU_SOURCE
 #include "selftest.h"
@@ -17,6 +18,7 @@
 enum { CHILD_PASS = 0, CHILD_FAIL = 1, CHILD_SKIP = 77 };
 
 static struct selftest *tests;
+static struct selftest_rows *row_tables;
 static bool failed;
 
 void selftest_register(struct selftest *t)
@@ -27,6 +29,15 @@ void selftest_register(struct selftest *t)
 	while (*p)
 		p = &(*p)->next;
 	*p = t;
+}
+
+void selftest_register_rows(struct selftest_rows *r)
+{
+	struct selftest_rows **p = &row_tables;
+
+	while (*p)
+		p = &(*p)->next;
+	*p = r;
 }
 
 void selftest_fail(const char *file, int line, const char *fmt, ...)
@@ -108,11 +119,26 @@ static int run_one(struct selftest *t)
 	return WEXITSTATUS(status);
 }
 
+/* "test NAME" and "row NAME" lines, for tests/test_matrix.c. */
+static int list(void)
+{
+	for (struct selftest *t = tests; t; t = t->next)
+		printf("test %s\n", t->name);
+	for (struct selftest_rows *r = row_tables; r; r = r->next)
+		for (size_t i = 0; i < r->count; i++)
+			printf("row %s\n",
+			       *(const char *const *)((const char *)r->rows +
+						      i * r->size));
+	return fflush(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int passed = 0, nfailed = 0, skipped = 0;
 	const char *who = selftest_is_root() ? "root" : "uid";
 
+	if (argc == 2 && !strcmp(argv[1], "--list"))
+		return list();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (struct selftest *t = tests; t; t = t->next) {
 		if (!selected(t->name, argc, argv))

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
@@ -20,7 +21,19 @@ struct selftest {
 	struct selftest *next;
 };
 
+/*
+ * A table of rows (one operation each, run by some SELFTEST), registered
+ * so `capsicum_selftests --list` can name every row without running it:
+ * doc/enforcement.md cites rows by name and a unit test checks them.
+ */
+struct selftest_rows {
+	const void *rows;
+	size_t count, size; /* every row starts with `const char *name` */
+	struct selftest_rows *next;
+};
+
 void selftest_register(struct selftest *t);
+void selftest_register_rows(struct selftest_rows *r);
 /* Marks the running test failed; used by the ASSERT_ macros. */
 void selftest_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -42,6 +55,21 @@ int selftest_wait(pid_t pid);
 		selftest_register(&selftest_##name);                           \
 	}                                                                      \
 	static void selftest_fn_##name(void)
+
+/* Registers a static array of rows whose first member is `name`. */
+#define SELFTEST_ROWS(tbl)                                                     \
+	_Static_assert(                                                        \
+		offsetof(__typeof__((tbl)[0]), name) == 0 &&                   \
+			__builtin_types_compatible_p(                          \
+				__typeof__((tbl)[0].name), const char *),      \
+		#tbl ": `const char *name` must be the first member");         \
+	static struct selftest_rows selftest_rows_##tbl = {                    \
+		(tbl), sizeof(tbl) / sizeof((tbl)[0]), sizeof((tbl)[0]), NULL  \
+	};                                                                     \
+	__attribute__((constructor)) static void selftest_reg_rows_##tbl(void) \
+	{                                                                      \
+		selftest_register_rows(&selftest_rows_##tbl);                  \
+	}
 
 #define ASSERT_TRUE(cond, what)                                                \
 	({                                                                     \

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <sys/capsicum.h>
 #include <sys/file.h>
+#include <sys/sendfile.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -273,6 +274,7 @@ enum kind {
 	TCP_BOUND,     /* bound to 127.0.0.1, not listening */
 	TCP_LISTENING, /* listening, one connection pending */
 	EXECUTABLE,    /* /bin/busybox opened read-only */
+	XATTR_FILE,    /* FILE_RW with the attribute xattr_name set */
 };
 
 /* Where TCP_FRESH's listener waits, for op_connect. */
@@ -280,10 +282,23 @@ static struct sockaddr_in peer;
 
 struct right_case {
 	const char *name;
-	uint64_t right; /* removed for the "without" run */
+	uint64_t right; /* removed for the "without" run, or a SUBRIGHT() */
 	enum kind kind;
 	int (*op)(int fd); /* returns 0 or -1 with errno */
 };
+
+/*
+ * An fcntl sub-right (CAP_FCNTL_*) as a row's right: the "with" run holds
+ * only this sub-right, the "without" run all but it. Every CAP_* right has
+ * an index bit (57 or 58) set, so a value without one cannot be a right.
+ */
+#define SUBRIGHT(cap_fcntl) ((uint64_t)(cap_fcntl))
+
+/* CAP_MMAP_X also holds CAP_MMAP and CAP_SEEK: this is its own bit. */
+#define CAP_MMAP_X_ONLY CAPRIGHT(0, 0x20ULL)
+
+/* The extended attribute XATTR_FILE carries (a namespace this run has). */
+static const char *xattr_name;
 
 static int op_read(int fd)
 {
@@ -327,6 +342,12 @@ static int op_mmap_r(int fd)
 static int op_mmap_w_shared(int fd)
 {
 	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? -1 : munmap(p, 4096);
+}
+static int op_mmap_w_private(int fd)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 
 	return p == MAP_FAILED ? -1 : munmap(p, 4096);
 }
@@ -487,6 +508,226 @@ static int op_fexecve(int fd)
 	return errno ? -1 : 0;
 }
 
+static int pipe_end(bool read_end)
+{
+	int p[2];
+
+	/* The other end stays open, so reads see data and writes no EPIPE. */
+	if (pipe(p))
+		return -1;
+	if (!read_end)
+		return p[1];
+	return write(p[1], "y", 1) == 1 ? p[0] : -1;
+}
+
+/* fd, repositioned at its start (-1 on failure, which the op reports). */
+static int at_start(int fd)
+{
+	return lseek(fd, 0, SEEK_SET) < 0 ? -1 : fd;
+}
+
+enum xfer { X_SENDFILE, X_SPLICE, X_COPY_FILE_RANGE };
+
+/* Moves one byte from in to out, passing offset pointers where asked. */
+static int xfer(enum xfer how, int in, bool in_off, int out, bool out_off)
+{
+	loff_t ioff = 0, ooff = 0, *ip = in_off ? &ioff : NULL,
+	       *op = out_off ? &ooff : NULL;
+	ssize_t n = -1;
+
+	switch (how) {
+	case X_SENDFILE: /* offsets only apply to the input */
+		n = sendfile(out, in, ip, 1);
+		break;
+	case X_SPLICE:
+		n = splice(in, ip, out, op, 1, 0);
+		break;
+	case X_COPY_FILE_RANGE:
+		n = copy_file_range(in, ip, out, op, 1, 0);
+		break;
+	}
+	return n == 1 ? 0 : -1;
+}
+
+/*
+ * fd, the limited descriptor, is the end the op's name says (_in or _out);
+ * the other end is a fresh, unrestricted file or pipe.
+ */
+static int op_sendfile_in(int fd)
+{
+	return xfer(X_SENDFILE, at_start(fd), false, scratch_file(), false);
+}
+static int op_sendfile_in_off(int fd)
+{
+	return xfer(X_SENDFILE, fd, true, scratch_file(), false);
+}
+static int op_sendfile_out(int fd)
+{
+	return xfer(X_SENDFILE, at_start(scratch_file()), false, fd, false);
+}
+static int op_splice_in(int fd)
+{
+	return xfer(X_SPLICE, at_start(fd), false, pipe_end(false), false);
+}
+static int op_splice_in_off(int fd)
+{
+	return xfer(X_SPLICE, fd, true, pipe_end(false), false);
+}
+static int op_splice_out(int fd)
+{
+	return xfer(X_SPLICE, pipe_end(true), false, fd, false);
+}
+static int op_splice_out_off(int fd)
+{
+	return xfer(X_SPLICE, pipe_end(true), false, fd, true);
+}
+static int op_copy_in(int fd)
+{
+	return xfer(X_COPY_FILE_RANGE, at_start(fd), false, scratch_file(),
+		    false);
+}
+static int op_copy_in_off(int fd)
+{
+	return xfer(X_COPY_FILE_RANGE, fd, true, scratch_file(), false);
+}
+static int op_copy_out(int fd)
+{
+	return xfer(X_COPY_FILE_RANGE, at_start(scratch_file()), false, fd,
+		    false);
+}
+static int op_copy_out_off(int fd)
+{
+	return xfer(X_COPY_FILE_RANGE, at_start(scratch_file()), false, fd,
+		    true);
+}
+
+/* One byte at offset 0 (or at the file position for -1), vectored. */
+static int vec_io(int fd, bool wr, bool v2, off_t off)
+{
+	char c = 'x';
+	struct iovec v = { &c, 1 };
+	ssize_t n;
+
+	if (v2)
+		n = wr ? pwritev2(fd, &v, 1, off, 0)
+		       : preadv2(fd, &v, 1, off, 0);
+	else
+		n = wr ? pwritev(fd, &v, 1, off) : preadv(fd, &v, 1, off);
+	return n == 1 ? 0 : -1;
+}
+static int op_preadv(int fd)
+{
+	return vec_io(fd, false, false, 0);
+}
+static int op_pwritev(int fd)
+{
+	return vec_io(fd, true, false, 0);
+}
+static int op_preadv2(int fd)
+{
+	return vec_io(fd, false, true, 0);
+}
+static int op_pwritev2(int fd)
+{
+	return vec_io(fd, true, true, 0);
+}
+static int op_preadv2_at_pos(int fd)
+{
+	return vec_io(at_start(fd), false, true, -1);
+}
+static int op_pwritev2_at_pos(int fd)
+{
+	return vec_io(fd, true, true, -1);
+}
+
+static int op_fstatat_empty(int fd)
+{
+	struct stat st;
+
+	return fstatat(fd, "", &st, AT_EMPTY_PATH);
+}
+static int op_statx_empty(int fd)
+{
+	struct statx stx;
+
+	return statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &stx);
+}
+
+static int op_mmap_x(int fd)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+
+	return p == MAP_FAILED ? -1 : munmap(p, 4096);
+}
+
+/* A shared read-only mapping of fd, then mprotect to prot. */
+static int mprotect_shared(int fd, int prot)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	int ret;
+
+	if (p == MAP_FAILED)
+		return -1;
+	ret = mprotect(p, 4096, prot);
+	munmap(p, 4096);
+	return ret;
+}
+static int op_mprotect_x(int fd)
+{
+	return mprotect_shared(fd, PROT_READ | PROT_EXEC);
+}
+static int op_mprotect_w(int fd)
+{
+	return mprotect_shared(fd, PROT_READ | PROT_WRITE);
+}
+
+static int op_fgetxattr(int fd)
+{
+	char v[8];
+
+	return fgetxattr(fd, xattr_name, v, sizeof(v)) < 0 ? -1 : 0;
+}
+static int op_fsetxattr(int fd)
+{
+	return fsetxattr(fd, xattr_name, "w", 1, 0);
+}
+static int op_fremovexattr(int fd)
+{
+	return fremovexattr(fd, xattr_name);
+}
+
+static int openat_flags(int dfd, int flags)
+{
+	int f = openat(dfd, "f", flags);
+
+	return f < 0 ? -1 : close(f);
+}
+static int op_openat_wronly(int fd)
+{
+	return openat_flags(fd, O_WRONLY);
+}
+static int op_openat_rdwr(int fd)
+{
+	return openat_flags(fd, O_RDWR);
+}
+static int op_openat_trunc(int fd)
+{
+	return openat_flags(fd, O_WRONLY | O_TRUNC);
+}
+static int op_openat_sync(int fd)
+{
+	return openat_flags(fd, O_RDONLY | O_SYNC);
+}
+static int op_openat_dsync(int fd)
+{
+	return openat_flags(fd, O_RDONLY | O_DSYNC);
+}
+
+static int op_fcntl_setfl(int fd)
+{
+	return fcntl(fd, F_SETFL, O_NONBLOCK);
+}
+
 static const struct right_case cases[] = {
 	{ "writev", CAP_WRITE, FILE_RW, op_writev },
 	{ "getdents64", CAP_READ, DIRECTORY, op_getdents },
@@ -526,7 +767,83 @@ static const struct right_case cases[] = {
 	{ "openat O_RDONLY needs read", CAP_READ, DIRECTORY, op_openat_read },
 	{ "openat O_CREAT needs create", CAP_CREATE, DIRECTORY,
 	  op_openat_create },
+	{ "pwrite needs write", CAP_WRITE, FILE_RW, op_pwrite },
+	{ "sendfile input needs read", CAP_READ, FILE_RW, op_sendfile_in },
+	{ "sendfile input offset needs seek", CAP_SEEK, FILE_RW,
+	  op_sendfile_in_off },
+	{ "sendfile output needs write", CAP_WRITE, FILE_RW, op_sendfile_out },
+	{ "splice input needs read", CAP_READ, FILE_RW, op_splice_in },
+	{ "splice input offset needs seek", CAP_SEEK, FILE_RW,
+	  op_splice_in_off },
+	{ "splice output needs write", CAP_WRITE, FILE_RW, op_splice_out },
+	{ "splice output offset needs seek", CAP_SEEK, FILE_RW,
+	  op_splice_out_off },
+	{ "copy_file_range input needs read", CAP_READ, FILE_RW, op_copy_in },
+	{ "copy_file_range input offset needs seek", CAP_SEEK, FILE_RW,
+	  op_copy_in_off },
+	{ "copy_file_range output needs write", CAP_WRITE, FILE_RW,
+	  op_copy_out },
+	{ "copy_file_range output offset needs seek", CAP_SEEK, FILE_RW,
+	  op_copy_out_off },
+	{ "preadv needs seek", CAP_SEEK, FILE_RW, op_preadv },
+	{ "preadv needs read", CAP_READ, FILE_RW, op_preadv },
+	{ "pwritev needs seek", CAP_SEEK, FILE_RW, op_pwritev },
+	{ "pwritev needs write", CAP_WRITE, FILE_RW, op_pwritev },
+	{ "preadv2 offset needs seek", CAP_SEEK, FILE_RW, op_preadv2 },
+	{ "preadv2 offset needs read", CAP_READ, FILE_RW, op_preadv2 },
+	{ "preadv2 at -1 needs read", CAP_READ, FILE_RW, op_preadv2_at_pos },
+	{ "pwritev2 offset needs seek", CAP_SEEK, FILE_RW, op_pwritev2 },
+	{ "pwritev2 offset needs write", CAP_WRITE, FILE_RW, op_pwritev2 },
+	{ "pwritev2 at -1 needs write", CAP_WRITE, FILE_RW,
+	  op_pwritev2_at_pos },
+	{ "fstatat AT_EMPTY_PATH", CAP_FSTAT, FILE_RW, op_fstatat_empty },
+	{ "statx AT_EMPTY_PATH", CAP_FSTAT, FILE_RW, op_statx_empty },
+	{ "mmap exec", CAP_MMAP_X_ONLY, FILE_RW, op_mmap_x },
+	{ "mprotect add exec", CAP_MMAP_X_ONLY, FILE_RW, op_mprotect_x },
+	{ "mprotect add shared write", CAP_WRITE, FILE_RW, op_mprotect_w },
+	{ "openat O_WRONLY needs write", CAP_WRITE, DIRECTORY,
+	  op_openat_wronly },
+	{ "openat O_RDWR needs write", CAP_WRITE, DIRECTORY, op_openat_rdwr },
+	{ "openat O_TRUNC needs ftruncate", CAP_FTRUNCATE, DIRECTORY,
+	  op_openat_trunc },
+	{ "openat O_SYNC needs fsync", CAP_FSYNC, DIRECTORY, op_openat_sync },
+	{ "openat O_DSYNC needs fsync", CAP_FSYNC, DIRECTORY, op_openat_dsync },
+	{ "fcntl setfl needs fcntl", CAP_FCNTL, FILE_RW, op_fcntl_setfl },
+	{ "fcntl setfl needs the setfl sub-right", SUBRIGHT(CAP_FCNTL_SETFL),
+	  FILE_RW, op_fcntl_setfl },
+	{ "fcntl getfl needs the getfl sub-right", SUBRIGHT(CAP_FCNTL_GETFL),
+	  FILE_RW, op_fcntl_getfl },
 };
+SELFTEST_ROWS(cases)
+
+/* The xattr rows need a namespace tmpfs offers this run: see below. */
+static const struct right_case xattr_cases[] = {
+	{ "fgetxattr", CAP_EXTATTR_GET, XATTR_FILE, op_fgetxattr },
+	{ "fsetxattr", CAP_EXTATTR_SET, XATTR_FILE, op_fsetxattr },
+	{ "fremovexattr", CAP_EXTATTR_DELETE, XATTR_FILE, op_fremovexattr },
+};
+SELFTEST_ROWS(xattr_cases)
+
+/*
+ * Rights an operation must not need: it succeeds without them. Catches a
+ * hook that demands too much (e.g. CAP_SEEK for a read at the position).
+ */
+static const struct right_case unneeded_cases[] = {
+	{ "sendfile without offset needs no seek", CAP_SEEK, FILE_RW,
+	  op_sendfile_in },
+	{ "splice input without offset needs no seek", CAP_SEEK, FILE_RW,
+	  op_splice_in },
+	{ "splice output without offset needs no seek", CAP_SEEK, FILE_RW,
+	  op_splice_out },
+	{ "copy_file_range without offsets needs no seek", CAP_SEEK, FILE_RW,
+	  op_copy_in },
+	{ "preadv2 at -1 needs no seek", CAP_SEEK, FILE_RW, op_preadv2_at_pos },
+	{ "pwritev2 at -1 needs no seek", CAP_SEEK, FILE_RW,
+	  op_pwritev2_at_pos },
+	{ "mmap private write needs no write", CAP_WRITE, FILE_RW,
+	  op_mmap_w_private },
+};
+SELFTEST_ROWS(unneeded_cases)
 
 /* A socket bound to an ephemeral loopback port, its address in *a. */
 static int tcp_bound(struct sockaddr_in *a)
@@ -584,11 +901,32 @@ static int make_fd(enum kind kind)
 		return l;
 	case EXECUTABLE:
 		return open("/bin/busybox", O_RDONLY);
+	case XATTR_FILE:
+		l = scratch_file();
+		if (l < 0 || fsetxattr(l, xattr_name, "v", 1, 0))
+			return -1;
+		return l;
 	}
 	return -1;
 }
 
-/* Runs one case in a child: limited to all-but-right when `without`. */
+/*
+ * Limits fd for one run of a case. Both runs limit, so the "with" run goes
+ * through the same table lookup as the "without" run, not the fast path of
+ * a process that has no table.
+ */
+static int limit_for(int fd, const struct right_case *c, bool without)
+{
+	uint32_t sub = CAPIDXBIT(c->right) ? 0 : (uint32_t)c->right;
+
+	if (limit_all_but(fd, without && !sub ? c->right : 0))
+		return -1;
+	if (!sub)
+		return 0;
+	return cap_fcntls_limit(fd, without ? CAP_FCNTL_ALL & ~sub : sub);
+}
+
+/* Runs one case in a child: 0, ENOTCAPABLE, or 200+ for anything else. */
 static int run_case(const struct right_case *c, bool without)
 {
 	pid_t pid = fork();
@@ -598,7 +936,7 @@ static int run_case(const struct right_case *c, bool without)
 
 		if (fd < 0)
 			_exit(200);
-		if (without && limit_all_but(fd, c->right))
+		if (limit_for(fd, c, without))
 			_exit(201);
 		if (c->op(fd) == 0)
 			_exit(0);
@@ -607,19 +945,100 @@ static int run_case(const struct right_case *c, bool without)
 	return selftest_wait(pid);
 }
 
+/* Each row must succeed with its right and fail ENOTCAPABLE without it. */
+static void run_rows(const struct right_case *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int with = run_case(&rows[i], false);
+		int without = run_case(&rows[i], true);
+
+		if (!ASSERT_EQ(with, 0, rows[i].name) ||
+		    !ASSERT_EQ(without, ENOTCAPABLE, rows[i].name))
+			fprintf(stderr, "    case '%s': with=%d without=%d\n",
+				rows[i].name, with, without);
+	}
+}
+
 SELFTEST(each_right_with_and_without)
 {
 	if (!ensure_loaded())
 		return;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int with = run_case(&cases[i], false);
-		int without = run_case(&cases[i], true);
+	run_rows(cases, sizeof(cases) / sizeof(cases[0]));
+}
 
-		if (!ASSERT_EQ(with, 0, cases[i].name) ||
-		    !ASSERT_EQ(without, ENOTCAPABLE, cases[i].name))
-			fprintf(stderr, "    case '%s': with=%d without=%d\n",
-				cases[i].name, with, without);
+/*
+ * /tmp is tmpfs: user.* xattrs there need Linux 6.6, trusted.* needs
+ * CAP_SYS_ADMIN. Root uses trusted.* on every kernel; uid 1000 can only
+ * run where tmpfs has user.*.
+ */
+SELFTEST(xattr_rights_with_and_without)
+{
+	int fd;
+
+	if (!ensure_loaded())
+		return;
+	xattr_name = selftest_is_root() ? "trusted.capsicum" : "user.capsicum";
+	fd = scratch_file();
+	if (!ASSERT_OK(fd, "scratch file"))
+		return;
+	if (fsetxattr(fd, xattr_name, "v", 1, 0)) {
+		if (errno != EOPNOTSUPP || selftest_is_root())
+			ASSERT_OK(-1, "fsetxattr probe");
+		else
+			selftest_skip("tmpfs has no user.* xattrs before "
+				      "Linux 6.6, trusted.* needs root");
+		return;
 	}
+	close(fd);
+	run_rows(xattr_cases, sizeof(xattr_cases) / sizeof(xattr_cases[0]));
+}
+
+SELFTEST(rights_not_needed)
+{
+	if (!ensure_loaded())
+		return;
+	for (size_t i = 0;
+	     i < sizeof(unneeded_cases) / sizeof(unneeded_cases[0]); i++)
+		ASSERT_EQ(run_case(&unneeded_cases[i], true), 0,
+			  unneeded_cases[i].name);
+}
+
+/*
+ * file_mprotect sees a mapping's file but no descriptor, so it checks the
+ * file's floor (the intersection of every limit this process set on any
+ * descriptor of that file) at mprotect time. FreeBSD instead fixes a
+ * mapping's maximum protection from its descriptor at mmap time; here a
+ * later limit on a sibling descriptor also stops mprotect, even though a
+ * new mmap through the unrestricted descriptor is still allowed.
+ */
+SELFTEST(mprotect_checks_the_file_floor)
+{
+	int fd, ro, other;
+	void *p, *q;
+
+	if (!ensure_loaded())
+		return;
+	fd = scratch_file();
+	other = scratch_file();
+	if (!ASSERT_OK(fd, "scratch") || !ASSERT_OK(other, "other scratch"))
+		return;
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	q = mmap(NULL, 4096, PROT_READ, MAP_SHARED, other, 0);
+	if (!ASSERT_TRUE(p != MAP_FAILED && q != MAP_FAILED, "mmap"))
+		return;
+	ro = dup(fd);
+	if (!ASSERT_OK(limit_all_but(ro, CAP_MMAP_X_ONLY), "limit the dup"))
+		return;
+	ASSERT_ERRNO(mprotect(p, 4096, PROT_READ | PROT_EXEC), ENOTCAPABLE,
+		     "mapped through fd before the dup's limit");
+	ASSERT_OK(mprotect(p, 4096, PROT_READ), "same protection again");
+	ASSERT_OK(op_mmap_x(fd), "new exec mapping through fd itself");
+	ASSERT_OK(mprotect(q, 4096, PROT_READ | PROT_EXEC),
+		  "a file with no limit is unaffected");
+	close(ro);
+	close(fd);
+	ASSERT_ERRNO(mprotect(p, 4096, PROT_READ | PROT_EXEC), ENOTCAPABLE,
+		     "every descriptor closed: the floor stays with the file");
 }
 
 SELFTEST(fcntl_subrights)

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The enforcement matrix is checked, not trusted: every "yes" row of
+ * doc/enforcement.md must name its proof in backticks, every name there
+ * must be a selftest or a table row the selftest binary really has
+ * (`capsicum_selftests --list`, which loads nothing and so runs on the
+ * host), and every table row must be cited by some "yes" row.
+ *
+ * Only tables whose header has a "stock" and a "proof" column are read,
+ * so other tables in the page are left alone.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#ifndef SELFTESTS_BIN
+#error "SELFTESTS_BIN: the selftest binary (set by the Makefile)"
+#endif
+#ifndef MATRIX_DOC
+#error "MATRIX_DOC: doc/enforcement.md (set by the Makefile)"
+#endif
+
+#define MAX_NAMES 1024
+#define MAX_CELLS 16
+
+struct names {
+	char *v[MAX_NAMES];
+	size_t n;
+};
+
+static bool has(const struct names *s, const char *name, size_t len)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strlen(s->v[i]) == len && !strncmp(s->v[i], name, len))
+			return true;
+	return false;
+}
+
+static void add(struct names *s, const char *name, size_t len)
+{
+	cr_assert_lt(s->n, MAX_NAMES, "more than %d names", MAX_NAMES);
+	s->v[s->n++] = strndup(name, len);
+}
+
+/* What the checker found, one line per problem. */
+struct report {
+	char *text;
+	size_t len;
+	FILE *f;
+	int problems;
+};
+
+static void problem(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void problem(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(r->f, fmt, ap);
+	va_end(ap);
+	fputc('\n', r->f);
+	r->problems++;
+}
+
+/*
+ * Splits a table line into trimmed cells, in place. A '|' inside
+ * backticks belongs to the cell. Returns the number of cells.
+ */
+static int split_cells(char *line, char **cells)
+{
+	int n = 0;
+	bool code = false;
+	char *start;
+
+	if (*line != '|')
+		return 0;
+	start = ++line;
+	for (char *p = line; *p; p++) {
+		if (*p == '`')
+			code = !code;
+		if (*p != '|' || code)
+			continue;
+		*p = '\0';
+		while (*start == ' ')
+			start++;
+		for (char *e = p - 1; e >= start && *e == ' '; e--)
+			*e = '\0';
+		if (n < MAX_CELLS)
+			cells[n++] = start;
+		start = p + 1;
+	}
+	return n;
+}
+
+static int column(char **cells, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(cells[i], name))
+			return i;
+	return -1;
+}
+
+/*
+ * Checks doc against the known test and row names; rows must also be
+ * cited by a "yes" row. Returns the number of problems, listed in r.
+ */
+static int check_matrix(const char *doc, const struct names *known,
+			const struct names *rows, struct report *r)
+{
+	struct names cited = { .n = 0 };
+	char *copy = strdup(doc), *rest = copy, *line, *cells[MAX_CELLS];
+	int stock = -1, proof = -1, lineno = 0;
+	bool in_table = false;
+
+	r->f = open_memstream(&r->text, &r->len);
+	/* strsep, not strtok: a blank line ends a table. */
+	while ((line = strsep(&rest, "\n"))) {
+		int n = split_cells(line, cells);
+
+		lineno++;
+		if (!n) {
+			in_table = false;
+			continue;
+		}
+		if (!in_table) { /* the header row */
+			in_table = true;
+			stock = column(cells, n, "stock");
+			proof = column(cells, n, "proof");
+			continue;
+		}
+		if (stock < 0 || proof < 0 || proof >= n || stock >= n ||
+		    !strncmp(cells[0], "---", 3))
+			continue;
+		if (strncmp(cells[stock], "yes", 3))
+			continue;
+		int names_here = 0;
+
+		for (char *p = cells[proof]; (p = strchr(p, '`'));) {
+			char *end = strchr(++p, '`');
+
+			if (!end)
+				break;
+			names_here++;
+			if (!has(known, p, end - p))
+				problem(r,
+					"line %d (%s): proof `%.*s` is no "
+					"selftest or row of --list",
+					lineno, cells[0], (int)(end - p), p);
+			else if (!has(&cited, p, end - p))
+				add(&cited, p, end - p);
+			p = end + 1;
+		}
+		if (!names_here)
+			problem(r, "line %d (%s, %s): \"yes\" without a proof",
+				lineno, cells[0], cells[1]);
+	}
+	for (size_t i = 0; i < rows->n; i++)
+		if (!has(&cited, rows->v[i], strlen(rows->v[i])))
+			problem(r, "row `%s` is cited by no \"yes\" row",
+				rows->v[i]);
+	fclose(r->f);
+	free(copy);
+	for (size_t i = 0; i < cited.n; i++)
+		free(cited.v[i]);
+	return r->problems;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	int c;
+
+	cr_assert_not_null(f, "cannot open %s", path);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, out);
+	fclose(f);
+	fclose(out);
+	return buf;
+}
+
+Test(matrix, every_yes_names_an_existing_proof)
+{
+	struct names known = { .n = 0 }, rows = { .n = 0 };
+	struct report r = { .problems = 0 };
+	FILE *list = popen(SELFTESTS_BIN " --list", "r");
+	char *line = NULL, *doc;
+	size_t cap = 0;
+	ssize_t len;
+
+	cr_assert_not_null(list, "cannot run %s --list", SELFTESTS_BIN);
+	while ((len = getline(&line, &cap, list)) > 0) {
+		bool row = !strncmp(line, "row ", 4);
+
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (row || !strncmp(line, "test ", 5)) {
+			const char *name = line + (row ? 4 : 5);
+
+			/* A cited name must mean one thing. */
+			cr_expect_not(has(&known, name, strlen(name)),
+				      "name `%s` listed twice", name);
+			add(&known, name, strlen(name));
+			if (row)
+				add(&rows, name, strlen(name));
+		}
+	}
+	free(line);
+	cr_assert_eq(pclose(list), 0, "%s --list failed", SELFTESTS_BIN);
+	cr_assert_gt(rows.n, 0, "--list named no rows");
+	doc = slurp(MATRIX_DOC);
+	cr_expect_eq(check_matrix(doc, &known, &rows, &r), 0,
+		     "%s disagrees with the selftests:\n%s", MATRIX_DOC,
+		     r.text);
+	free(r.text);
+	free(doc);
+}
+
+/* The checker itself, on small pages: each kind of problem is caught. */
+static const char fixture_head[] = "intro with a | pipe\n\n"
+				   "| right | syscall | stock | proof |\n"
+				   "|---|---|---|---|\n";
+
+static int check_fixture(const char *table_rows)
+{
+	static const char *const names[] = { "t_one", "row a", "row b" };
+	struct names known = { .n = 0 }, rows = { .n = 0 };
+	struct report r = { .problems = 0 };
+	char *doc;
+	int n;
+
+	for (size_t i = 0; i < 3; i++)
+		add(&known, names[i], strlen(names[i]));
+	add(&rows, "row a", 5);
+	add(&rows, "row b", 5);
+	cr_assert_gt(asprintf(&doc, "%s%s", fixture_head, table_rows), 0);
+	n = check_matrix(doc, &known, &rows, &r);
+	free(r.text);
+	free(doc);
+	return n;
+}
+
+Test(matrix, checker_accepts_a_proven_page)
+{
+	cr_expect_eq(check_fixture("| `CAP_A` | `a|b` | yes | rows `row a`, "
+				   "`row b`, `t_one` |\n"
+				   "| `CAP_B` | b | no: no hook | |\n"),
+		     0);
+}
+
+Test(matrix, checker_catches_yes_without_proof)
+{
+	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a`, `row b` |\n"
+				   "| `CAP_B` | b | yes (partly) | |\n"),
+		     1);
+}
+
+Test(matrix, checker_catches_an_unknown_name)
+{
+	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a`, `row b`, "
+				   "`row c` |\n"),
+		     1);
+}
+
+Test(matrix, checker_catches_an_uncited_row)
+{
+	/* A "no" row's names prove nothing. */
+	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a` |\n"
+				   "| `CAP_B` | b | no | `row b` |\n"),
+		     1);
+}
