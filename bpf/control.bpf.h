@@ -291,6 +291,39 @@ static __always_inline int op_limit_ioctls(struct file *file, int fd,
 	return err ? err : status_ok();
 }
 
+/* The pidfd file operations: one of the two exists, by kernel version. */
+extern const void pidfd_fops __ksym __weak;		/* 6.1 */
+extern const void pidfs_file_operations __ksym __weak; /* 6.9+ */
+
+#define PID_MAX_LEVELS 32
+
+/* The struct pid a pidfd refers to, NULL for other files. */
+static __always_inline struct pid *pidfd_pid_of(struct file *file)
+{
+	const void *fop = BPF_CORE_READ(file, f_op);
+
+	if (&pidfs_file_operations && fop == &pidfs_file_operations)
+		return BPF_CORE_READ(file, f_inode, i_private);
+	if (&pidfd_fops && fop == &pidfd_fops)
+		return BPF_CORE_READ(file, private_data);
+	return NULL;
+}
+
+/* pid's number in the current task's pid namespace, -1 if not there. */
+static __always_inline __s32 pid_nr_here(struct pid *pid)
+{
+	struct pid *mine = bpf_get_current_task_btf()->thread_pid;
+	unsigned int lvl = BPF_CORE_READ(mine, level);
+	struct upid here, there;
+
+	if (lvl >= PID_MAX_LEVELS || BPF_CORE_READ(pid, level) < lvl ||
+	    bpf_probe_read_kernel(&here, sizeof(here), &mine->numbers[lvl]) ||
+	    bpf_probe_read_kernel(&there, sizeof(there), &pid->numbers[lvl]) ||
+	    here.ns != there.ns)
+		return -1;
+	return there.nr;
+}
+
 static __always_inline int op_get(struct file *file, int fd,
 				  const struct capsicum_req *req)
 {
@@ -298,6 +331,7 @@ static __always_inline int op_get(struct file *file, int fd,
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct capsicum_answer *a;
 	struct scratch *sc;
+	struct pid *pid;
 	__u32 zero = 0;
 	struct held h;
 
@@ -314,6 +348,12 @@ static __always_inline int op_get(struct file *file, int fd,
 	a->rights[1] = h.rights[1];
 	a->fcntls = h.fcntls;
 	a->nioctls = h.nioctls;
+	a->pid = 0;
+	pid = pidfd_pid_of(file);
+	if (pid)
+		a->pid = rights_contain(h.rights, 0, CAP_PDGETPID)
+				 ? pid_nr_here(pid)
+				 : -1;
 	if (p && h.nioctls > 0 && h.fd >= 0) {
 		struct capsicum_fd_key k = { .table_id = p->table_id,
 					     .fd = fd };

@@ -19,6 +19,7 @@
 #include <sys/capsicum.h>
 
 #include "capmode.h"
+#include "control.h"
 
 static void req_init(struct capsicum_req *req, __u32 op)
 {
@@ -96,7 +97,7 @@ static int answers_map(void)
 static _Thread_local __u64 nonce_counter;
 
 /* Asks for fd's rights and reads the answer left for this thread. */
-static int fd_query(int fd, struct capsicum_answer *a)
+int capsicum_fd_query(int fd, struct capsicum_answer *a)
 {
 	struct capsicum_req req;
 	union bpf_attr attr;
@@ -145,7 +146,7 @@ int __cap_rights_get(int version, int fd, cap_rights_t *rights)
 		errno = EINVAL;
 		return -1;
 	}
-	if (fd_query(fd, &a))
+	if (capsicum_fd_query(fd, &a))
 		return -1;
 	rights->cr_rights[0] = a.rights[0];
 	rights->cr_rights[1] = a.rights[1];
@@ -173,7 +174,7 @@ int cap_fcntls_get(int fd, uint32_t *fcntlrightsp)
 		errno = EINVAL;
 		return -1;
 	}
-	if (fd_query(fd, &a))
+	if (capsicum_fd_query(fd, &a))
 		return -1;
 	*fcntlrightsp = a.fcntls;
 	return 0;
@@ -200,7 +201,7 @@ ssize_t cap_ioctls_get(int fd, cap_ioctl_t *cmds, size_t maxcmds)
 	struct capsicum_answer a;
 	size_t n;
 
-	if (fd_query(fd, &a))
+	if (capsicum_fd_query(fd, &a))
 		return -1;
 	if (a.nioctls < 0)
 		return CAP_IOCTLS_ALL;

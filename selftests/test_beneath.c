@@ -266,10 +266,6 @@ static int op_readlinkat(int dfd)
 {
 	return do_readlinkat(dfd, "in");
 }
-static int op_openat_trunc(int dfd)
-{
-	return open_close(dfd, "f", O_WRONLY | O_TRUNC);
-}
 
 static const struct at_case at_cases[] = {
 	{ "mkdirat", CAP_MKDIRAT, op_mkdirat },
@@ -288,8 +284,8 @@ static const struct at_case at_cases[] = {
 	{ "fstatat", CAP_FSTATAT, op_fstatat },
 	{ "statx", CAP_FSTATAT, op_statx },
 	{ "readlinkat", CAP_LOOKUP, op_readlinkat },
-	{ "openat O_TRUNC needs ftruncate", CAP_FTRUNCATE, op_openat_trunc },
 };
+SELFTEST_ROWS(at_cases);
 
 /*
  * Runs one case on a fresh tree. Its dirfd is restricted either way:

@@ -6,6 +6,7 @@
  * Each SELFTEST runs in its own child, so limits never leak between tests.
  */
 #define _GNU_SOURCE
+#include "fixture.h"
 #include "selftest.h"
 
 #include "load.h"
@@ -36,14 +37,6 @@ static bool loaded(void)
 	return access(CAPSICUM_PIN_ANSWERS, F_OK) == 0;
 }
 
-/* Root loads the programs on first need; uid 1000 finds them pinned. */
-static bool ensure_loaded(void)
-{
-	if (!loaded() && selftest_is_root())
-		capsicum_load(CAPSICUM_PIN_DIR);
-	return ASSERT_TRUE(loaded(), "capsicum programs loaded");
-}
-
 /* A scratch file with some content, opened read-write. */
 static int scratch_file(void)
 {
@@ -58,16 +51,6 @@ static int scratch_file(void)
 		}
 	}
 	return fd;
-}
-
-/* Limits fd to every right except `right`. */
-static int limit_all_but(int fd, uint64_t right)
-{
-	cap_rights_t r;
-
-	CAP_ALL(&r);
-	cap_rights_clear(&r, right);
-	return cap_rights_limit(fd, &r);
 }
 
 SELFTEST(control_plane_enosys_when_unloaded)
@@ -91,7 +74,7 @@ SELFTEST(limit_get_and_errors)
 	unsigned int mode = 7;
 	int fd;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	fd = scratch_file();
 	if (!ASSERT_OK(fd, "scratch file"))
@@ -137,7 +120,7 @@ SELFTEST(stdout_write_only_parent_unaffected)
 	struct stat st;
 	pid_t pid;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	pid = fork();
 	if (pid == 0) {
@@ -163,7 +146,7 @@ SELFTEST(dup_then_limit_keeps_original)
 	char c;
 	int fd, ro;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	fd = scratch_file();
 	ro = dup(fd);
@@ -184,7 +167,7 @@ SELFTEST(dup_family_copies_rights)
 	cap_rights_t r, got;
 	int fd, d[4];
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	fd = scratch_file();
 	cap_rights_init(&r, CAP_READ);
@@ -215,7 +198,7 @@ SELFTEST(fork_copies_and_child_limits_stay_in_child)
 	int fd;
 	pid_t pid;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	fd = scratch_file();
 	cap_rights_init(&r, CAP_READ, CAP_WRITE);
@@ -241,7 +224,7 @@ SELFTEST(close_and_reopen_never_inherits)
 {
 	cap_rights_t r, got, all;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	CAP_ALL(&all);
 	cap_rights_init(&r, CAP_READ);
@@ -919,7 +902,7 @@ static int limit_for(int fd, const struct right_case *c, bool without)
 {
 	uint32_t sub = CAPIDXBIT(c->right) ? 0 : (uint32_t)c->right;
 
-	if (limit_all_but(fd, without && !sub ? c->right : 0))
+	if (fixture_limit_all_but(fd, without && !sub ? c->right : 0))
 		return -1;
 	if (!sub)
 		return 0;
@@ -961,7 +944,7 @@ static void run_rows(const struct right_case *rows, size_t n)
 
 SELFTEST(each_right_with_and_without)
 {
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	run_rows(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -975,7 +958,7 @@ SELFTEST(xattr_rights_with_and_without)
 {
 	int fd;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	xattr_name = selftest_is_root() ? "trusted.capsicum" : "user.capsicum";
 	fd = scratch_file();
@@ -995,7 +978,7 @@ SELFTEST(xattr_rights_with_and_without)
 
 SELFTEST(rights_not_needed)
 {
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	for (size_t i = 0;
 	     i < sizeof(unneeded_cases) / sizeof(unneeded_cases[0]); i++)
@@ -1016,7 +999,7 @@ SELFTEST(mprotect_checks_the_file_floor)
 	int fd, ro, other;
 	void *p, *q;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	fd = scratch_file();
 	other = scratch_file();
@@ -1027,7 +1010,8 @@ SELFTEST(mprotect_checks_the_file_floor)
 	if (!ASSERT_TRUE(p != MAP_FAILED && q != MAP_FAILED, "mmap"))
 		return;
 	ro = dup(fd);
-	if (!ASSERT_OK(limit_all_but(ro, CAP_MMAP_X_ONLY), "limit the dup"))
+	if (!ASSERT_OK(fixture_limit_all_but(ro, CAP_MMAP_X_ONLY),
+		       "limit the dup"))
 		return;
 	ASSERT_ERRNO(mprotect(p, 4096, PROT_READ | PROT_EXEC), ENOTCAPABLE,
 		     "mapped through fd before the dup's limit");
@@ -1045,7 +1029,7 @@ SELFTEST(fcntl_subrights)
 {
 	int fd;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	fd = scratch_file();
 	ASSERT_OK(cap_fcntls_limit(fd, CAP_FCNTL_GETFL), "limit fcntls");
@@ -1066,7 +1050,7 @@ SELFTEST(ioctl_allowlist)
 	cap_ioctl_t cmds[2] = { FIONREAD, FIONBIO }, got[4];
 	int sv[2], n, on = 1;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	if (!ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair"))
 		return;
@@ -1086,7 +1070,7 @@ SELFTEST(openat_derives_dirfd_rights)
 	cap_rights_t r, got;
 	int dfd, f;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	dfd = make_fd(DIRECTORY);
 	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_FSTAT);
@@ -1104,7 +1088,7 @@ SELFTEST(accept_inherits_listener_rights)
 	cap_rights_t r, got;
 	int l, s;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	l = make_fd(TCP_LISTENING);
 	if (!ASSERT_OK(l, "listener"))
@@ -1138,7 +1122,7 @@ SELFTEST(threads_share_the_table)
 	void *ret;
 	int fd;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	fd = scratch_file();
 	if (!ASSERT_OK(pthread_create(&t, NULL, limit_in_thread, &fd),
@@ -1184,7 +1168,7 @@ SELFTEST(execve_keeps_the_table)
 {
 	int st;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	ASSERT_EQ(exec_writer(false, false), 0,
 		  "unlimited fd writes after exec");
@@ -1203,7 +1187,7 @@ SELFTEST(ten_thousand_restricted_descriptors)
 	struct rlimit rl;
 	int want = 10000, first = -1, n = 0;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	getrlimit(RLIMIT_NOFILE, &rl);
 	if (rl.rlim_max < (rlim_t)want + 64 && selftest_is_root())
@@ -1279,7 +1263,7 @@ SELFTEST(scm_rights_keeps_sender_rights)
 	cap_rights_t r;
 	pid_t pid;
 
-	if (!ensure_loaded() ||
+	if (!fixture_loaded() ||
 	    !ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair"))
 		return;
 	pid = fork();
@@ -1340,7 +1324,7 @@ SELFTEST(race_dup2_never_widens)
 	pthread_t th;
 	long writes = 0;
 
-	if (!ensure_loaded())
+	if (!fixture_loaded())
 		return;
 	r.limited = mkstemp(lpath);
 	r.full = scratch_file();

@@ -274,6 +274,13 @@ struct capsicum_answer {
 	__u32 fcntls;
 	__s32 nioctls; /* -1: all ioctls allowed */
 	__u64 ioctls[CAP_IOCTLS_MAX];
+	/*
+	 * For a process descriptor (a pidfd): its pid in the caller's pid
+	 * namespace, or -1 if the descriptor lacks CAP_PDGETPID (or the
+	 * process is not visible there). 0: not a process descriptor.
+	 */
+	__s32 pid;
+	__u32 reserved;
 };
 
 /*
