@@ -292,7 +292,7 @@ static __always_inline int op_limit_ioctls(struct file *file, int fd,
 }
 
 /* The pidfd file operations: one of the two exists, by kernel version. */
-extern const void pidfd_fops __ksym __weak;		/* 6.1 */
+extern const void pidfd_fops __ksym __weak;	       /* 6.1 */
 extern const void pidfs_file_operations __ksym __weak; /* 6.9+ */
 
 #define PID_MAX_LEVELS 32
@@ -372,6 +372,59 @@ static __always_inline int op_get(struct file *file, int fd,
 	return status_ok();
 }
 
+/* Watched pidfd files (pdfork without PD_DAEMON) -> the child's tgid. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, __u32);
+} pd_files SEC(".maps");
+
+__s64 pd_files_live;
+/* Set once a descriptor was watched: task_free then drops pd_procs. */
+bool pd_used;
+
+static __always_inline int op_pd_watch(struct file *file)
+{
+	struct pid *pid = pidfd_pid_of(file);
+	__u64 key = (__u64)file;
+	__u8 watched = PD_WATCHED;
+	__u32 tgid;
+
+	if (!pid || !BPF_CORE_READ(pid, tasks[PIDTYPE_TGID].first))
+		return -EBADF; /* not a process descriptor, or reaped */
+	/* The number is read now: 6.1 clears the file's pid on release. */
+	tgid = BPF_CORE_READ(pid, numbers[0].nr);
+	pd_used = true;
+	if (bpf_map_update_elem(&pd_procs, &tgid, &watched, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&pd_procs, &tgid))
+		return -ENOMEM;
+	if (bpf_map_update_elem(&pd_files, &key, &tgid, BPF_NOEXIST))
+		return bpf_map_lookup_elem(&pd_files, &key) ? status_ok()
+							    : -ENOMEM;
+	__sync_fetch_and_add(&pd_files_live, 1);
+	return status_ok();
+}
+
+/* The last reference to a watched pidfd is gone: its process is doomed. */
+static __always_inline void pd_file_freed(struct file *file)
+{
+	__u64 key = (__u64)file;
+	__u8 doomed = PD_DOOMED;
+	__u32 *tgid;
+
+	if (pd_files_live <= 0)
+		return;
+	tgid = bpf_map_lookup_elem(&pd_files, &key);
+	if (!tgid)
+		return;
+	/* Only a child still in the table: task_free removed reaped ones. */
+	bpf_map_update_elem(&pd_procs, tgid, &doomed, BPF_EXIST);
+	bpf_map_delete_elem(&pd_files, &key);
+	__sync_fetch_and_add(&pd_files_live, -1);
+}
+
 /* fcntl(fd, F_GETFD, &req): 1 and *status set if this was a request. */
 static __always_inline bool fd_request(struct file *file, unsigned int cmd,
 				       unsigned long arg, long *status)
@@ -406,6 +459,9 @@ static __always_inline bool fd_request(struct file *file, unsigned int cmd,
 	case CAPSICUM_OP_GET:
 		*status = op_get(file, fd, &req);
 		break;
+	case CAPSICUM_OP_PD_WATCH:
+		*status = op_pd_watch(file);
+		break;
 	default:
 		*status = -EINVAL;
 	}
@@ -434,6 +490,12 @@ int BPF_PROG(capsicum_prctl, int option, unsigned long arg2, unsigned long arg3,
 		return p && (p->flags & CAPSICUM_PROC_CAPMODE)
 			       ? -CAPSICUM_STATUS_OK_CAPMODE
 			       : status_ok();
+	case CAPSICUM_OP_PD_CHILD:
+		p = proc_get_or_create();
+		if (!p)
+			return -ENOMEM;
+		p->flags |= CAPSICUM_PROC_PD_CHILD;
+		return status_ok();
 	case CAPSICUM_OP_ENTER:
 		p = proc_get_or_create();
 		if (!p)

@@ -141,9 +141,48 @@ static __always_inline struct capsicum_proc *proc_of(struct task_struct *leader)
 	return bpf_task_storage_get(&cap_procs, leader, 0, 0);
 }
 
+/*
+ * pdfork children watched through their descriptor, by global tgid:
+ * PD_WATCHED while a descriptor is open, PD_DOOMED once the last one
+ * closed. task_free drops the entry, so a reused pid is never hit.
+ */
+#define PD_WATCHED 1
+#define PD_DOOMED  2
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} pd_procs SEC(".maps");
+
+#define SIGKILL 9
+
+/*
+ * A pdfork child whose descriptor is gone dies at the first hook it
+ * meets: no helper before Linux 6.13 can signal another task, so the
+ * child signals itself.
+ */
+static __always_inline void pd_doom_check(const struct capsicum_proc *p)
+{
+	__u32 tgid;
+	__u8 *state;
+
+	if (!(p->flags & CAPSICUM_PROC_PD_CHILD))
+		return;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	state = bpf_map_lookup_elem(&pd_procs, &tgid);
+	if (state && *state == PD_DOOMED)
+		bpf_send_signal(SIGKILL);
+}
+
 static __always_inline struct capsicum_proc *current_proc(void)
 {
-	return proc_of(current_leader());
+	struct capsicum_proc *p = proc_of(current_leader());
+
+	if (p)
+		pd_doom_check(p);
+	return p;
 }
 
 /* The struct file the current fd table maps fd to, or NULL. */

@@ -383,6 +383,10 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 		tid = task->pid;
 		bpf_map_delete_elem(&answers, &tid);
 	}
+	if (pd_used && task->group_leader == task) {
+		tid = task->tgid;
+		bpf_map_delete_elem(&pd_procs, &tid);
+	}
 	if (!live_tables)
 		return 0;
 	/*
@@ -408,6 +412,7 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 {
 	__u64 key = (__u64)file;
 
+	pd_file_freed(file);
 	/* Entries naming this address become stale: its generation ends. */
 	if (tracked_files > 0 && !bpf_map_delete_elem(&cap_files, &key)) {
 		__sync_fetch_and_add(&tracked_files, -1);

@@ -124,6 +124,19 @@ int capsicum_fd_query(int fd, struct capsicum_answer *a)
 	return 0;
 }
 
+int capsicum_pd_child(void)
+{
+	return proc_request(CAPSICUM_OP_PD_CHILD) < 0 ? -1 : 0;
+}
+
+int capsicum_pd_watch(int pidfd)
+{
+	struct capsicum_req req;
+
+	req_init(&req, CAPSICUM_OP_PD_WATCH);
+	return fd_request(pidfd, &req);
+}
+
 int cap_rights_limit(int fd, const cap_rights_t *rights)
 {
 	struct capsicum_req req;

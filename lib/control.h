@@ -8,4 +8,8 @@
 /* What the BPF side says of fd. 0, or -1 with errno (ENOSYS: unloaded). */
 int capsicum_fd_query(int fd, struct capsicum_answer *a);
 
+/* pdfork's halves of "closing the descriptor kills the child". */
+int capsicum_pd_child(void);
+int capsicum_pd_watch(int pidfd);
+
 #endif

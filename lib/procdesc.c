@@ -46,14 +46,24 @@ pid_t pdfork(int *fdp, int flags)
 		return -1;
 	if (pid == 0) {
 		/*
-		 * Without PD_DAEMON the child dies with its parent. Linux
-		 * cannot tie it to the descriptor itself: see
-		 * doc/enforcement.md, process descriptors.
+		 * Without PD_DAEMON the child dies with its parent, and
+		 * (with the BPF side loaded) when its last descriptor is
+		 * closed: see doc/enforcement.md, process descriptors.
 		 */
 		if (!(flags & PD_DAEMON) &&
-		    (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
+		    (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent ||
+		     (capsicum_pd_child() && errno != ENOSYS)))
 			syscall(SYS_kill, getpid(), SIGKILL);
 		return 0;
+	}
+	if (!(flags & PD_DAEMON) && capsicum_pd_watch(pidfd) &&
+	    errno != ENOSYS) {
+		int saved = errno;
+
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+		close(pidfd);
+		errno = saved;
+		return -1;
 	}
 	/* CLONE_PIDFD always sets close-on-exec; FreeBSD's default is not. */
 	if (!(flags & PD_CLOEXEC) && fcntl(pidfd, F_SETFD, 0)) {

@@ -162,3 +162,45 @@ SELFTEST(procdesc_parent_exit_kills_unless_daemon)
 			    WEXITSTATUS(status) == 0,
 		    "with PD_DAEMON the child lives on");
 }
+
+/*
+ * Closing the last descriptor: without PD_DAEMON the child dies at its
+ * next checked operation (here the write after it is released); with
+ * PD_DAEMON it lives on. Either way its parent reaps it by pid.
+ */
+static int close_fate(int flags)
+{
+	int p[2], q[2], pd, status = -1;
+	pid_t pid;
+	char c;
+
+	if (pipe(p) || pipe(q))
+		return -1;
+	pid = pdfork(&pd, flags);
+	if (pid == 0) {
+		alarm(30);
+		if (read(p[0], &c, 1) != 1 || write(q[1], "w", 1) != 1)
+			_exit(100);
+		_exit(0);
+	}
+	if (pid < 0 || close(pd) || write(p[1], "x", 1) != 1 ||
+	    waitpid(pid, &status, __WALL) != pid)
+		return -1;
+	return status;
+}
+
+SELFTEST(procdesc_close_kills_unless_daemon)
+{
+	int status;
+
+	if (!fixture_loaded())
+		return;
+	status = close_fate(0);
+	ASSERT_TRUE(status >= 0 && WIFSIGNALED(status) &&
+			    WTERMSIG(status) == SIGKILL,
+		    "closing the descriptor killed the child");
+	status = close_fate(PD_DAEMON);
+	ASSERT_TRUE(status >= 0 && WIFEXITED(status) &&
+			    WEXITSTATUS(status) == 0,
+		    "a PD_DAEMON child outlives its descriptor");
+}

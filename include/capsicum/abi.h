@@ -254,6 +254,8 @@ enum capsicum_op {
 	CAPSICUM_OP_GET = 5,	      /* fcntl: answer the fd's rights */
 	CAPSICUM_OP_ENTER = 6,	      /* prctl: enter capability mode */
 	CAPSICUM_OP_GETMODE = 7,      /* prctl: status tells the mode */
+	CAPSICUM_OP_PD_CHILD = 8,     /* prctl: a pdfork child, see below */
+	CAPSICUM_OP_PD_WATCH = 9,     /* fcntl: closing this pidfd kills */
 };
 
 struct capsicum_req {
@@ -297,6 +299,8 @@ struct capsicum_proc {
 };
 #define CAPSICUM_PROC_CAPMODE	 (1U << 0)
 #define CAPSICUM_PROC_SHARED_FDS (1U << 1) /* fd table shared (CLONE_FILES) */
+/* A pdfork() child: dies when its last process descriptor is closed. */
+#define CAPSICUM_PROC_PD_CHILD (1U << 2)
 
 /* Per-descriptor rights: key (table, fd). */
 struct capsicum_fd_key {
