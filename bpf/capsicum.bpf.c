@@ -15,5 +15,6 @@
 #include "hooks_file.bpf.h"
 #include "hooks_sock.bpf.h"
 #include "track.bpf.h"
+#include "protect.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
