@@ -70,7 +70,7 @@ $(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o
 $(O)/daemon/%.o: daemon/%.c | $(O)/daemon $(SKELS)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(CAPSICUMD): $(DAEMON_OBJS)
+$(CAPSICUMD): $(DAEMON_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz
 
 # --- unit tests (host, criterion) -------------------------------------------
