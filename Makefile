@@ -33,6 +33,14 @@ UNIT_TESTS := $(O)/tests/unit_tests
 CAPSICUMD := $(O)/daemon/capsicumd
 DAEMON_SRCS := $(wildcard daemon/*.c)
 DAEMON_OBJS := $(patsubst %.c,$(O)/%.o,$(DAEMON_SRCS))
+CLI_SRCS := $(wildcard cli/*.c)
+CLI_OBJS := $(patsubst %.c,$(O)/%.o,$(CLI_SRCS))
+CAPCTL := $(O)/cli/capctl
+# What capctl shares with capsicumd: the audit line, the counters, the hash.
+CAPCTL_DAEMON_OBJS := $(addprefix $(O)/daemon/,audit_line.o counters.o load.o)
+# Logic the host unit tests exercise without BPF.
+UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o resolve.o) \
+	$(addprefix $(O)/daemon/,audit_line.o ratelimit.o)
 RUNAS := $(O)/selftests/vm/runas
 INITRAMFS := $(O)/vm/initramfs.cpio
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
@@ -41,7 +49,7 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 .SECONDARY: $(BPF_OBJS)
 
 .PHONY: all deps test test-unit selftest vmlinux clean
-all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(SELFTESTS) \
+all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
 	$(UNIT_TESTS) $(INITRAMFS)
 
 deps:
@@ -73,15 +81,22 @@ $(O)/daemon/%.o: daemon/%.c | $(O)/daemon $(SKELS)
 $(CAPSICUMD): $(DAEMON_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz
 
+# --- capctl -------------------------------------------------------------------
+$(O)/cli/%.o: cli/%.c | $(O)/cli $(SKELS)
+	$(CC) $(CFLAGS) -Idaemon -c $< -o $@
+
+$(CAPCTL): $(CLI_OBJS) $(CAPCTL_DAEMON_OBJS) $(LIBCAPSICUM_A)
+	$(CC) -o $@ $^ -lbpf -lelf -lz
+
 # --- unit tests (host, criterion) -------------------------------------------
 $(RIGHTS_TABLE): tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv | $(O)/tests
 	sh tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv >$@.tmp
 	mv $@.tmp $@
 
 $(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
-	$(CC) $(CFLAGS) -I$(O)/tests -c $< -o $@
+	$(CC) $(CFLAGS) -I$(O)/tests -Icli -Idaemon -c $< -o $@
 
-$(UNIT_TESTS): $(TEST_OBJS) $(LIBCAPSICUM_A)
+$(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lcriterion
 
 # --- VM selftests -----------------------------------------------------------
@@ -116,7 +131,7 @@ test: all
 vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
-$(O)/lib $(O)/bpf $(O)/daemon $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm:
+$(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm:
 	mkdir -p $@
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.
@@ -124,5 +139,6 @@ clean:
 	find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
 		-exec rm -rf {} +
 
--include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(SELFTEST_OBJS:.o=.d) \
+-include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
+	$(SELFTEST_OBJS:.o=.d) \
 	$(TEST_OBJS:.o=.d)
