@@ -42,13 +42,14 @@ CAPCTL_DAEMON_OBJS := $(addprefix $(O)/daemon/,audit_line.o counters.o load.o)
 UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o resolve.o) \
 	$(addprefix $(O)/daemon/,audit_line.o ratelimit.o)
 RUNAS := $(O)/selftests/vm/runas
+WAITER := $(O)/selftests/vm/waiter
 INITRAMFS := $(O)/vm/initramfs.cpio
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 # BPF objects are inputs of the skeletons; keep them for inspection.
 .SECONDARY: $(BPF_OBJS)
 
-.PHONY: all deps test test-unit selftest vmlinux clean
+.PHONY: all deps test test-unit selftest run vmlinux clean
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
 	$(UNIT_TESTS) $(INITRAMFS)
 
@@ -112,9 +113,15 @@ $(O)/selftests/%.o: CFLAGS += -Idaemon
 $(RUNAS): selftests/vm/runas.c | $(O)/selftests/vm
 	$(CC) $(CFLAGS) -o $@ $<
 
+$(WAITER): selftests/vm/waiter.c | $(O)/selftests/vm
+	$(CC) $(CFLAGS) -o $@ $<
+
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
-		$(RUNAS) $(CAPSICUMD) | $(O)/vm
-	selftests/vm/mkinitramfs.sh $@ $(SELFTESTS) $(RUNAS) $(CAPSICUMD)
+		$(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
+		selftests/vm/demo.sh | $(O)/vm
+	selftests/vm/mkinitramfs.sh $@ -t daemon/capsicumd.init:/etc/init.d/capsicumd \
+		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
+		$(SELFTESTS) $(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL)
 
 # --- running ----------------------------------------------------------------
 test-unit: $(UNIT_TESTS)
@@ -122,6 +129,12 @@ test-unit: $(UNIT_TESTS)
 
 selftest: $(INITRAMFS)
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNEL)
+
+# Boots the VM with capsicumd started at boot, sandboxes a demo program and
+# shows capctl status and capctl fds of it.
+run: $(INITRAMFS)
+	O=$(abspath $(O)) selftests/vm/run-vm.sh --kernel $(KERNEL) --daemon \
+		--root-only --timeout $(VM_TIMEOUT) -- sh /usr/share/capsicum/demo.sh
 
 test: all
 	$(UNIT_TESTS) --jobs 2

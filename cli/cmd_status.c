@@ -41,7 +41,10 @@ static void pin_health(struct health *h)
 		}
 		snprintf(path, sizeof(path), "%s/%s", CAPSICUM_PIN_DIR,
 			 e->d_name);
-		fd = bpf_obj_get_opts(path, &ro);
+		/* The kernel hands out links read-write only. */
+		fd = strncmp(e->d_name, "link_", 5)
+			     ? bpf_obj_get_opts(path, &ro)
+			     : bpf_obj_get(path);
 		if (!strncmp(e->d_name, "link_", 5)) {
 			h->links++;
 			if (fd >= 0 &&

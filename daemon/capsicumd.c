@@ -26,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Exit codes (capsicumd(8)). */
@@ -49,7 +51,11 @@ struct options {
 	const char *pidfile;
 	unsigned int rate;
 	bool replace;
+	bool background;
 };
+
+/* --background: the write end the parent waits on until we are ready. */
+static int ready_fd = -1;
 
 #define DEFAULT_AUDIT	"/run/capsicumd/audit.log"
 #define DEFAULT_PIDFILE "/run/capsicumd.pid"
@@ -76,6 +82,10 @@ static void usage(FILE *f)
 		"                     'none' for no audit log\n"
 		"  --rate N           at most N denial lines per second [%d]\n"
 		"  --pidfile FILE     [" DEFAULT_PIDFILE "]; 'none' for none\n"
+		"  --background       detach once ready; the parent exits 0 "
+		"then,\n"
+		"                     or with the daemon's exit code if it "
+		"fails\n"
 		"  --help\n"
 		"\nExit: 0 ok, 1 error, 2 usage, 3 kernel cannot run "
 		"Capsicum,\n"
@@ -95,6 +105,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "audit-log", required_argument, NULL, 'a' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "pidfile", required_argument, NULL, 'p' },
+		{ "background", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -139,6 +150,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'p':
 			o->pidfile = strcmp(optarg, "none") ? optarg : NULL;
+			break;
+		case 'b':
+			o->background = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -268,6 +282,14 @@ static int serve(const struct options *o)
 		return EXIT_ERROR;
 	}
 	notify_send("READY=1\nSTATUS=streaming denials");
+	if (ready_fd >= 0) {
+		char ok = 0;
+
+		if (write(ready_fd, &ok, 1) != 1)
+			log_msg(LOG_WARNING, "daemon", "parent went away");
+		close(ready_fd);
+		ready_fd = -1;
+	}
 	log_msg(LOG_INFO, "daemon", "ready (pid %d, rate limit %u/s)", getpid(),
 		o->rate);
 	for (;;) {
@@ -317,6 +339,35 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
+/*
+ * Forks; the parent returns only in the child. The parent exits 0 when the
+ * child reports readiness, or with the child's exit code if it dies first:
+ * an init script learns the outcome without polling.
+ */
+static void background(void)
+{
+	int p[2], status;
+	pid_t pid;
+	char ok;
+
+	if (pipe2(p, O_CLOEXEC) || (pid = fork()) < 0) {
+		perror("capsicumd: --background");
+		exit(EXIT_ERROR);
+	}
+	if (pid == 0) {
+		close(p[0]);
+		ready_fd = p[1];
+		setsid();
+		return;
+	}
+	close(p[1]);
+	if (read(p[0], &ok, 1) == 1)
+		exit(EXIT_OK);
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		exit(WEXITSTATUS(status));
+	exit(EXIT_ERROR);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -333,6 +384,8 @@ int main(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 	libbpf_set_print(libbpf_log);
+	if (o.background && o.action == RUN)
+		background();
 	if (geteuid()) {
 		log_msg(LOG_ERR, "daemon", "must run as root");
 		return EXIT_DENIED;
