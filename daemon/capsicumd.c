@@ -355,9 +355,17 @@ static void background(void)
 		exit(EXIT_ERROR);
 	}
 	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
 		close(p[0]);
 		ready_fd = p[1];
 		setsid();
+		/* Hold no caller's pipe open: stderr stays for the log. */
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+			close(null);
+		}
 		return;
 	}
 	close(p[1]);
