@@ -19,7 +19,8 @@ static void value_start(struct json *j)
 		j->after_key = false;
 		return;
 	}
-	if (j->need_comma[j->depth])
+	/* Top-level documents are separate lines, not list items. */
+	if (j->depth && j->need_comma[j->depth])
 		fputc(',', j->f);
 	j->need_comma[j->depth] = true;
 }
