@@ -21,7 +21,10 @@ LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.bpf.o,$(BPF_SRCS))
 SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
-SELFTEST_SRCS := $(wildcard selftests/*.c)
+# Tests run in link order. The daemon's come last: in the plain boot the
+# unloaded-state tests must run before anything loads Capsicum.
+SELFTEST_SRCS := $(filter-out selftests/test_daemon.c,$(wildcard selftests/*.c)) \
+	selftests/test_daemon.c
 SELFTEST_OBJS := $(patsubst %.c,$(O)/%.o,$(SELFTEST_SRCS))
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(patsubst %.c,$(O)/%.o,$(TEST_SRCS))

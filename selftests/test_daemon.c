@@ -11,6 +11,8 @@
 #define _GNU_SOURCE
 #include "selftest.h"
 
+#include "load.h"
+
 #include <bpf/bpf.h>
 #include <capsicum/pins.h>
 #include <fcntl.h>
@@ -455,4 +457,52 @@ SELFTEST(daemon_protects_its_objects_from_other_root)
 	ASSERT_ERRNO(umount2("/sys/fs/bpf", MNT_DETACH), EPERM,
 		     "unmount the pins' bpffs");
 	ASSERT_OK(access(LINK_PIN, F_OK), "the link is still pinned");
+}
+
+/*
+ * In the plain boot this binary loaded Capsicum, so it is the trusted one
+ * and may rewrite the stamp: capsicumd must then refuse the state as
+ * another build's (exit 4), not re-use it.
+ */
+SELFTEST(daemon_refuses_the_state_of_another_build)
+{
+	char *load[] = { "capsicumd",	"--load", "--pidfile", "none",
+			 "--audit-log", "none",	  NULL };
+	struct capsicum_state_version v, changed;
+	char out[256];
+	struct stat self;
+	__u32 zero = 0;
+	int fd;
+
+	if (!selftest_is_root())
+		selftest_skip("needs root");
+	/* The plain boot: whoever comes first loads, as test_rights does. */
+	if (access(CAPSICUM_PIN_VERSION, F_OK))
+		capsicum_load(CAPSICUM_PIN_DIR);
+	fd = obj_get(CAPSICUM_PIN_VERSION, BPF_F_RDONLY);
+	if (!ASSERT_OK(fd, "open the stamp") ||
+	    !ASSERT_OK(libc_ret(bpf_map_lookup_elem(fd, &zero, &v)),
+		       "read the stamp") ||
+	    !ASSERT_OK(stat("/proc/self/exe", &self), "stat self"))
+		return;
+	close(fd);
+	if (v.exe_ino != self.st_ino)
+		selftest_skip("Capsicum was loaded by another binary "
+			      "(capsicumd)");
+	fd = obj_get(CAPSICUM_PIN_VERSION, 0);
+	if (!ASSERT_OK(fd, "the loader's binary gets a writable fd"))
+		return;
+	changed = v;
+	changed.object_hash ^= 1;
+	if (ASSERT_OK(
+		    libc_ret(bpf_map_update_elem(fd, &zero, &changed, BPF_ANY)),
+		    "stamp another build")) {
+		ASSERT_EQ(capture(load, out, sizeof(out)), 4,
+			  "capsicumd --load refuses another build's state");
+		ASSERT_OK(libc_ret(bpf_map_update_elem(fd, &zero, &v, BPF_ANY)),
+			  "restore the stamp");
+	}
+	ASSERT_EQ(capture(load, out, sizeof(out)), 0,
+		  "capsicumd --load re-uses this build's state");
+	close(fd);
 }
