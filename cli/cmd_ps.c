@@ -15,15 +15,9 @@
 static void proc_comm(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "re");
-	if (!f || !fgets(buf, (int)len, f))
-		snprintf(buf, len, "?");
-	if (f)
-		fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
+	read_first_line(path, buf, len);
 }
 
 int cmd_ps(const struct capctl_args *a)

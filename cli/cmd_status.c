@@ -62,17 +62,6 @@ static void pin_health(struct health *h)
 	closedir(d);
 }
 
-static void read_lsm(char *buf, size_t len)
-{
-	FILE *f = fopen("/sys/kernel/security/lsm", "re");
-
-	if (!f || !fgets(buf, (int)len, f))
-		snprintf(buf, len, "?");
-	if (f)
-		fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
 int cmd_status(const struct capctl_args *a)
 {
 	struct capsicum_counters c = { 0 };
@@ -87,7 +76,7 @@ int cmd_status(const struct capctl_args *a)
 	bool counters = ret == 0 && !counters_read(&c);
 
 	uname(&u);
-	read_lsm(lsm, sizeof(lsm));
+	read_first_line("/sys/kernel/security/lsm", lsm, sizeof(lsm));
 	pin_health(&h);
 	if (!a->json) {
 		printf("loaded:   %s\n", loaded ? "yes" : "no");

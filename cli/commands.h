@@ -19,4 +19,7 @@ int cmd_run(const struct capctl_args *a);
 /* capsicumd's pid if it runs (pid file + a live process named so), or 0. */
 pid_t daemon_pid(void);
 
+/* The first line of a small file, without its newline; "?" if unreadable. */
+void read_first_line(const char *path, char *buf, size_t len);
+
 #endif

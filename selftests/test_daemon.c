@@ -101,26 +101,36 @@ static pid_t spawn(char *const argv[], const int *fds, int nfds)
 	_exit(127);
 }
 
-/* Runs argv, its stdout into buf (NUL-terminated); returns exit status. */
-static int capture(char *const argv[], char *buf, size_t len)
+/* Starts argv with stdout into a pipe; returns its read end, *pid set. */
+static int spawn_reader(char *const argv[], pid_t *pid)
 {
 	int p[2], fds[3];
-	size_t n = 0;
-	ssize_t got;
-	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
 	fds[0] = -1;
 	fds[1] = p[1];
 	fds[2] = STDERR_FILENO;
-	pid = spawn(argv, fds, 3);
+	*pid = spawn(argv, fds, 3);
 	close(p[1]);
-	while (n + 1 < len && readable(p[0]) &&
-	       (got = read(p[0], buf + n, len - 1 - n)) > 0)
+	return p[0];
+}
+
+/* Runs argv, its stdout into buf (NUL-terminated); returns exit status. */
+static int capture(char *const argv[], char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t got;
+	pid_t pid;
+	int out = spawn_reader(argv, &pid);
+
+	if (out < 0)
+		return -1;
+	while (n + 1 < len && readable(out) &&
+	       (got = read(out, buf + n, len - 1 - n)) > 0)
 		n += (size_t)got;
 	buf[n] = '\0';
-	close(p[0]);
+	close(out);
 	return selftest_wait(pid);
 }
 
@@ -227,6 +237,30 @@ static bool fds_json(pid_t pid, char *buf, size_t len)
 	return ASSERT_EQ(capture(argv, buf, len), 0, "capctl --json fds");
 }
 
+/* capctl ps lists the sandbox; capctl status says all is loaded and well. */
+static void ps_and_status_show(pid_t pid)
+{
+	char *ps[] = { "capctl", "--json", "ps", NULL };
+	char *status[] = { "capctl", "--json", "status", NULL };
+	static char out[65536];
+	char want[64];
+
+	snprintf(want, sizeof(want), "{\"pid\":%d,\"comm\":\"waiter\"", pid);
+	if (ASSERT_EQ(capture(ps, out, sizeof(out)), 0, "capctl --json ps"))
+		ASSERT_TRUE(strstr(out, want) &&
+				    strstr(strstr(out, want),
+					   "\"capability_mode\":false"),
+			    "ps lists the waiter, not in capability mode");
+	if (ASSERT_EQ(capture(status, out, sizeof(out)), 0,
+		      "capctl --json status")) {
+		snprintf(want, sizeof(want), "\"daemon_pid\":%d,",
+			 daemon_pid());
+		ASSERT_TRUE(strstr(out, "\"loaded\":true,\"same_build\":true"),
+			    "status: loaded, this build");
+		ASSERT_TRUE(strstr(out, want), "status names the daemon");
+	}
+}
+
 SELFTEST(daemon_capctl_fds_shows_the_rights_set)
 {
 	static char json[65536];
@@ -262,6 +296,7 @@ SELFTEST(daemon_capctl_fds_shows_the_rights_set)
 			    "fd 4 is listed");
 		ASSERT_TRUE(!fd_object(json, 5, obj, sizeof(obj)), "no fd 5");
 	}
+	ps_and_status_show(sb.pid);
 	ASSERT_EQ(sandbox_stop(&sb), 0, "waiter exits on EOF");
 	close(file);
 }
@@ -277,21 +312,17 @@ static int audit_wait(pid_t pid, const char *comm, int count)
 	char *argv[] = { "capctl", "--json", "audit", "--follow", NULL };
 	char buf[65536], want_pid[32], want_comm[64];
 	unsigned long long times[16];
-	int p[2], fds[3], seen = 0;
+	int out, seen = 0;
 	size_t n = 0;
 	pid_t follower;
 
 	snprintf(want_pid, sizeof(want_pid), "\"pid\":%d,", pid);
 	snprintf(want_comm, sizeof(want_comm), "\"comm\":\"%s\"", comm);
-	if (pipe2(p, O_CLOEXEC))
+	out = spawn_reader(argv, &follower);
+	if (out < 0)
 		return -1;
-	fds[0] = -1;
-	fds[1] = p[1];
-	fds[2] = STDERR_FILENO;
-	follower = spawn(argv, fds, 3);
-	close(p[1]);
-	while (seen < count && n + 1 < sizeof(buf) && readable(p[0])) {
-		ssize_t got = read(p[0], buf + n, sizeof(buf) - 1 - n);
+	while (seen < count && n + 1 < sizeof(buf) && readable(out)) {
+		ssize_t got = read(out, buf + n, sizeof(buf) - 1 - n);
 		char *line, *nl;
 
 		if (got <= 0)
@@ -319,7 +350,7 @@ static int audit_wait(pid_t pid, const char *comm, int count)
 	}
 	kill(follower, SIGTERM);
 	waitpid(follower, NULL, 0);
-	close(p[0]);
+	close(out);
 	return seen;
 }
 
