@@ -12,7 +12,7 @@ static int parse(struct capctl_args *a, char *err, int argc, char **argv)
 }
 
 #define PARSE(a, err, ...)                                                     \
-	parse((a), (err), sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *), \
+	parse((a), (err), sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *),  \
 	      (char *[]){ __VA_ARGS__, NULL })
 
 Test(capctl_args, commands_and_json_anywhere)
@@ -31,8 +31,8 @@ Test(capctl_args, commands_and_json_anywhere)
 	cr_expect_eq(a.cmd, CMD_FDS);
 	cr_expect_eq(a.pid, 42);
 	cr_expect(a.json);
-	cr_assert_eq(PARSE(&a, err, "capctl", "audit", "-f", "--file", "/x"),
-		     0, "%s", err);
+	cr_assert_eq(PARSE(&a, err, "capctl", "audit", "-f", "--file", "/x"), 0,
+		     "%s", err);
 	cr_expect(a.follow);
 	cr_expect_str_eq(a.audit_file, "/x");
 	cr_assert_eq(PARSE(&a, err, "capctl", "rights", "read,seek"), 0);

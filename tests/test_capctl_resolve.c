@@ -83,8 +83,8 @@ static void setup(void)
 						.rights = { CAP_READ,
 							    CAPRIGHT(1, 0) },
 						.nioctls = 0 };
-	fk.floor_key = (struct capsicum_floor_key){ .table_id = 7,
-						    .file = fk.file };
+	fk.floor_key =
+		(struct capsicum_floor_key){ .table_id = 7, .file = fk.file };
 	fk.floor = (struct capsicum_fd_rights){ .file = fk.file,
 						.gen = 9,
 						.rights = { CAP_FSTAT,
