@@ -40,6 +40,17 @@ static void fd_target(pid_t pid, int fd, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/*
+ * Does anything narrow this descriptor? An explicit entry can hold every
+ * right: the BPF side gives one to the other descriptors of a file when
+ * one of them is limited (the dup-then-limit idiom).
+ */
+static bool restricted(const struct resolved *r)
+{
+	return r->rights[0] != CAP_ALL0 || r->rights[1] != CAP_ALL1 ||
+	       (r->fcntls & CAP_FCNTL_ALL) != CAP_FCNTL_ALL || r->nioctls >= 0;
+}
+
 static void ioctls_text(const struct resolved *r, char *buf, size_t len)
 {
 	size_t o = 0;
@@ -69,7 +80,7 @@ static void print_json(struct json *j, const struct capsicum_fd_record *rec,
 	json_kv_int(j, "fd", rec->fd);
 	json_kv_string(j, "kind", fd_kind(target));
 	json_kv_string(j, "target", target);
-	json_kv_bool(j, "restricted", r->source != RESOLVE_UNRESTRICTED);
+	json_kv_bool(j, "restricted", restricted(r));
 	json_kv_string(j, "source", source_name(r->source));
 	json_key(j, "rights");
 	json_begin_array(j);
@@ -101,9 +112,11 @@ static void print_text(pid_t pid, const struct capsicum_fd_record *rec,
 	cap_rights_t cr = { { r->rights[0], r->rights[1] } };
 	char names[4096], fcntls[64], ioctls[8192];
 
-	if (r->source == RESOLVE_UNRESTRICTED) {
+	if (!restricted(r)) {
 		printf("%7d %4d %-10s %-12s %s\n", pid, rec->fd,
-		       fd_kind(target), "-", target);
+		       fd_kind(target),
+		       r->source == RESOLVE_UNRESTRICTED ? "-" : "entry:all",
+		       target);
 		return;
 	}
 	rights_display(&cr, names, sizeof(names));
