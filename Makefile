@@ -21,7 +21,10 @@ LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.bpf.o,$(BPF_SRCS))
 SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
-SELFTEST_SRCS := $(wildcard selftests/*.c)
+# Tests run in link order. The daemon's come last: in the plain boot the
+# unloaded-state tests must run before anything loads Capsicum.
+SELFTEST_SRCS := $(filter-out selftests/test_daemon.c,$(wildcard selftests/*.c)) \
+	selftests/test_daemon.c
 SELFTEST_OBJS := $(patsubst %.c,$(O)/%.o,$(SELFTEST_SRCS))
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(patsubst %.c,$(O)/%.o,$(TEST_SRCS))
@@ -33,15 +36,24 @@ UNIT_TESTS := $(O)/tests/unit_tests
 CAPSICUMD := $(O)/daemon/capsicumd
 DAEMON_SRCS := $(wildcard daemon/*.c)
 DAEMON_OBJS := $(patsubst %.c,$(O)/%.o,$(DAEMON_SRCS))
+CLI_SRCS := $(wildcard cli/*.c)
+CLI_OBJS := $(patsubst %.c,$(O)/%.o,$(CLI_SRCS))
+CAPCTL := $(O)/cli/capctl
+# What capctl shares with capsicumd: the audit line, the counters, the hash.
+CAPCTL_DAEMON_OBJS := $(addprefix $(O)/daemon/,audit_line.o counters.o load.o)
+# Logic the host unit tests exercise without BPF.
+UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o resolve.o) \
+	$(addprefix $(O)/daemon/,audit_line.o ratelimit.o)
 RUNAS := $(O)/selftests/vm/runas
+WAITER := $(O)/selftests/vm/waiter
 INITRAMFS := $(O)/vm/initramfs.cpio
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 # BPF objects are inputs of the skeletons; keep them for inspection.
 .SECONDARY: $(BPF_OBJS)
 
-.PHONY: all deps test test-unit selftest vmlinux clean
-all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(SELFTESTS) \
+.PHONY: all deps test test-unit selftest run vmlinux clean
+all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
 	$(UNIT_TESTS) $(INITRAMFS)
 
 deps:
@@ -70,7 +82,14 @@ $(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o
 $(O)/daemon/%.o: daemon/%.c | $(O)/daemon $(SKELS)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(CAPSICUMD): $(DAEMON_OBJS)
+$(CAPSICUMD): $(DAEMON_OBJS) $(LIBCAPSICUM_A)
+	$(CC) -o $@ $^ -lbpf -lelf -lz
+
+# --- capctl -------------------------------------------------------------------
+$(O)/cli/%.o: cli/%.c | $(O)/cli $(SKELS)
+	$(CC) $(CFLAGS) -Idaemon -c $< -o $@
+
+$(CAPCTL): $(CLI_OBJS) $(CAPCTL_DAEMON_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz
 
 # --- unit tests (host, criterion) -------------------------------------------
@@ -79,9 +98,9 @@ $(RIGHTS_TABLE): tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv | $(O
 	mv $@.tmp $@
 
 $(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
-	$(CC) $(CFLAGS) -I$(O)/tests -c $< -o $@
+	$(CC) $(CFLAGS) -I$(O)/tests -Icli -Idaemon -c $< -o $@
 
-$(UNIT_TESTS): $(TEST_OBJS) $(LIBCAPSICUM_A)
+$(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lcriterion
 
 # The matrix check runs `capsicum_selftests --list` on the host, so every
@@ -102,9 +121,15 @@ $(O)/selftests/%.o: CFLAGS += -Idaemon
 $(RUNAS): selftests/vm/runas.c | $(O)/selftests/vm
 	$(CC) $(CFLAGS) -o $@ $<
 
+$(WAITER): selftests/vm/waiter.c | $(O)/selftests/vm
+	$(CC) $(CFLAGS) -o $@ $<
+
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
-		$(RUNAS) $(CAPSICUMD) | $(O)/vm
-	selftests/vm/mkinitramfs.sh $@ $(SELFTESTS) $(RUNAS) $(CAPSICUMD)
+		$(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
+		selftests/vm/demo.sh | $(O)/vm
+	selftests/vm/mkinitramfs.sh $@ -t daemon/capsicumd.init:/etc/init.d/capsicumd \
+		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
+		$(SELFTESTS) $(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL)
 
 # --- running ----------------------------------------------------------------
 test-unit: $(UNIT_TESTS) $(SELFTESTS)
@@ -112,6 +137,12 @@ test-unit: $(UNIT_TESTS) $(SELFTESTS)
 
 selftest: $(INITRAMFS)
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNEL)
+
+# Boots the VM with capsicumd started at boot, sandboxes a demo program and
+# shows capctl status and capctl fds of it.
+run: $(INITRAMFS)
+	O=$(abspath $(O)) selftests/vm/run-vm.sh --kernel $(KERNEL) --daemon \
+		--root-only --timeout $(VM_TIMEOUT) -- sh /usr/share/capsicum/demo.sh
 
 test: all
 	$(UNIT_TESTS) --jobs 2
@@ -121,7 +152,7 @@ test: all
 vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
-$(O)/lib $(O)/bpf $(O)/daemon $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm:
+$(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm:
 	mkdir -p $@
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.
@@ -129,5 +160,6 @@ clean:
 	find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
 		-exec rm -rf {} +
 
--include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(SELFTEST_OBJS:.o=.d) \
+-include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
+	$(SELFTEST_OBJS:.o=.d) \
 	$(TEST_OBJS:.o=.d)

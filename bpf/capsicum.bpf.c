@@ -21,5 +21,6 @@
 #include "hooks_sock.bpf.h"
 #include "hooks_task.bpf.h"
 #include "track.bpf.h"
+#include "protect.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -1,28 +1,426 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capsicumd: loads and pins the Capsicum BPF programs. This first version
- * only loads (`capsicumd --load`) and exits: enforcement lives in the
- * pinned links, not in this process.
+ * capsicumd: makes sure Capsicum is loaded and stays loaded, and reports.
+ * Checks the kernel with a trial program, loads and pins the BPF side (or
+ * re-uses the pinned state of this same build), then streams denials from
+ * the ring buffer to the log until SIGTERM. Enforcement lives in the
+ * pinned links: exiting, crashing or being killed changes nothing; only
+ * --unload detaches. doc/man/capsicumd.8 documents options and exit codes.
  */
+#define _GNU_SOURCE
+#include "counters.h"
+#include "denials.h"
 #include "load.h"
+#include "log.h"
+#include "notify.h"
+#include "pinned.h"
+#include "probe.h"
 
-#include <capsicum/abi.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Exit codes (capsicumd(8)). */
+enum {
+	EXIT_OK = 0,
+	EXIT_ERROR = 1,
+	EXIT_USAGE = 2,
+	EXIT_KERNEL = 3,  /* the kernel cannot run Capsicum */
+	EXIT_VERSION = 4, /* another build's state is pinned */
+	EXIT_DENIED = 5,  /* not root, or not the loader's binary */
+};
+
+enum action { RUN, LOAD_ONLY, CHECK_ONLY, UNLOAD };
+
+struct options {
+	enum action action;
+	enum log_target log;
+	const char *log_path;
+	const char *audit_path;
+	const char *pidfile;
+	unsigned int rate;
+	bool replace;
+	bool background;
+};
+
+/* --background: the write end the parent waits on until we are ready. */
+static int ready_fd = -1;
+
+#define DEFAULT_AUDIT	"/run/capsicumd/audit.log"
+#define DEFAULT_PIDFILE "/run/capsicumd.pid"
+#define DEFAULT_RATE	20
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: capsicumd [OPTION]...\n"
+		"Loads Capsicum's BPF programs (or re-uses them), pins them "
+		"under\n" CAPSICUM_PIN_DIR " and logs denials until SIGTERM.\n"
+		"\n"
+		"  --load             load and pin, then exit\n"
+		"  --check            only check that the kernel can run "
+		"Capsicum\n"
+		"  --unload           remove the pinned state: enforcement "
+		"stops\n"
+		"  --replace          if another build's state is pinned, "
+		"unload it first\n"
+		"  --syslog           log to syslog instead of stderr\n"
+		"  --log FILE         log to FILE (reopened on SIGHUP)\n"
+		"  --audit-log FILE   every denial, one line each "
+		"[" DEFAULT_AUDIT "];\n"
+		"                     'none' for no audit log\n"
+		"  --rate N           at most N denial lines per second [%d]\n"
+		"  --pidfile FILE     [" DEFAULT_PIDFILE "]; 'none' for none\n"
+		"  --background       detach once ready; the parent exits 0 "
+		"then,\n"
+		"                     or with the daemon's exit code if it "
+		"fails\n"
+		"  --help\n"
+		"\nExit: 0 ok, 1 error, 2 usage, 3 kernel cannot run "
+		"Capsicum,\n"
+		"4 another build's state is pinned, 5 permission denied.\n",
+		DEFAULT_RATE);
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "load", no_argument, NULL, 'L' },
+		{ "check", no_argument, NULL, 'C' },
+		{ "unload", no_argument, NULL, 'U' },
+		{ "replace", no_argument, NULL, 'R' },
+		{ "syslog", no_argument, NULL, 's' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "audit-log", required_argument, NULL, 'a' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "pidfile", required_argument, NULL, 'p' },
+		{ "background", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	char *end;
+	int c;
+
+	*o = (struct options){ .audit_path = DEFAULT_AUDIT,
+			       .pidfile = DEFAULT_PIDFILE,
+			       .rate = DEFAULT_RATE };
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'L':
+			o->action = LOAD_ONLY;
+			break;
+		case 'C':
+			o->action = CHECK_ONLY;
+			break;
+		case 'U':
+			o->action = UNLOAD;
+			break;
+		case 'R':
+			o->replace = true;
+			break;
+		case 's':
+			o->log = LOG_TO_SYSLOG;
+			break;
+		case 'l':
+			o->log = LOG_TO_FILE;
+			o->log_path = optarg;
+			break;
+		case 'a':
+			o->audit_path = strcmp(optarg, "none") ? optarg : NULL;
+			break;
+		case 'r':
+			errno = 0;
+			o->rate = (unsigned int)strtoul(optarg, &end, 10);
+			if (errno || *end || !o->rate) {
+				fprintf(stderr, "capsicumd: bad --rate %s\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'p':
+			o->pidfile = strcmp(optarg, "none") ? optarg : NULL;
+			break;
+		case 'b':
+			o->background = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_OK);
+		default:
+			return -1;
+		}
+	}
+	return optind == argc ? 0 : -1;
+}
+
+/* Makes the pinned state this build's: load, re-use, or refuse. */
+static int ensure_state(const struct options *o)
+{
+	struct capsicum_state_version v;
+	char why[512];
+	int err;
+
+	switch (pinned_check(&v, why, sizeof(why))) {
+	case PINNED_SAME:
+		log_msg(LOG_INFO, "load",
+			"re-using the pinned state under %s (loaded by pid %u)",
+			CAPSICUM_PIN_DIR, v.loader_pid);
+		return EXIT_OK;
+	case PINNED_OTHER:
+	case PINNED_UNKNOWN:
+		if (!o->replace) {
+			log_msg(LOG_ERR, "load",
+				"%s; refusing to mix builds: stop, then run "
+				"'capsicumd --unload' with the binary that "
+				"loaded it, or 'capsicumd --replace' (running "
+				"sandboxes lose their restrictions)",
+				why);
+			return EXIT_VERSION;
+		}
+		log_msg(LOG_WARNING, "load", "%s; replacing it (--replace)",
+			why);
+		err = pinned_unload();
+		if (err) {
+			log_msg(LOG_ERR, "load",
+				"cannot remove the old state: %s%s",
+				strerror(-err),
+				err == -EPERM ? " (only the binary that loaded "
+						"it may; reboot otherwise)"
+					      : "");
+			return err == -EPERM ? EXIT_DENIED : EXIT_ERROR;
+		}
+		break;
+	case PINNED_NONE:
+		break;
+	}
+	err = capsicum_load(CAPSICUM_PIN_DIR);
+	if (err < 0) {
+		log_msg(LOG_ERR, "load", "loading failed: %s", strerror(-err));
+		return EXIT_ERROR;
+	}
+	log_msg(LOG_INFO, "load", "loaded and pinned under %s",
+		CAPSICUM_PIN_DIR);
+	return EXIT_OK;
+}
+
+static void log_counters(const struct denials *d)
+{
+	struct capsicum_counters c = { 0 };
+
+	counters_read(&c);
+	log_msg(LOG_INFO, "stats",
+		"denials received %llu, logged %llu, suppressed %llu; BPF "
+		"side: reported %llu, dropped %llu, protection refusals %llu",
+		(unsigned long long)d->received, (unsigned long long)d->logged,
+		(unsigned long long)d->suppressed,
+		(unsigned long long)c.denials,
+		(unsigned long long)c.denials_dropped,
+		(unsigned long long)c.protect_denied);
+}
+
+static int write_pidfile(const char *path)
+{
+	FILE *f;
+
+	if (!path)
+		return 0;
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "%d\n", getpid());
+	return fclose(f) ? -errno : 0;
+}
+
+/* Streams denials until SIGTERM or SIGINT. */
+static int serve(const struct options *o)
+{
+	struct denials d;
+	sigset_t mask;
+	int sfd, err;
+
+	if (o->audit_path) {
+		char dir[256];
+		char *slash;
+
+		snprintf(dir, sizeof(dir), "%s", o->audit_path);
+		slash = strrchr(dir, '/');
+		if (slash && slash != dir) {
+			*slash = '\0';
+			mkdir(dir, 0750);
+		}
+	}
+	err = denials_open(&d, o->audit_path, o->rate);
+	if (err) {
+		log_msg(LOG_ERR, "denial",
+			"cannot open the denial stream: %s%s", strerror(-err),
+			err == -EPERM ? " (the state was loaded by another "
+					"binary; only it may consume denials)"
+				      : "");
+		denials_close(&d);
+		return err == -EPERM ? EXIT_DENIED : EXIT_ERROR;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sfd < 0 || write_pidfile(o->pidfile)) {
+		log_msg(LOG_ERR, "daemon", "setup failed: %s", strerror(errno));
+		denials_close(&d);
+		return EXIT_ERROR;
+	}
+	notify_send("READY=1\nSTATUS=streaming denials");
+	if (ready_fd >= 0) {
+		char ok = 0;
+
+		if (write(ready_fd, &ok, 1) != 1)
+			log_msg(LOG_WARNING, "daemon", "parent went away");
+		close(ready_fd);
+		ready_fd = -1;
+	}
+	log_msg(LOG_INFO, "daemon", "ready (pid %d, rate limit %u/s)", getpid(),
+		o->rate);
+	for (;;) {
+		struct pollfd p[2] = { { .fd = denials_fd(&d),
+					 .events = POLLIN },
+				       { .fd = sfd, .events = POLLIN } };
+		struct signalfd_siginfo si;
+
+		/* The timeout closes rate-limit windows when all is quiet. */
+		if (poll(p, 2, 1000) < 0 && errno != EINTR)
+			break;
+		denials_drain(&d);
+		if (!(p[1].revents & POLLIN) ||
+		    read(sfd, &si, sizeof(si)) != sizeof(si))
+			continue;
+		if (si.ssi_signo == SIGHUP) {
+			log_reopen();
+			denials_reopen(&d);
+			log_msg(LOG_INFO, "daemon", "logs reopened");
+			continue;
+		}
+		break;
+	}
+	notify_send("STOPPING=1");
+	denials_drain(&d);
+	log_counters(&d);
+	log_msg(LOG_INFO, "daemon",
+		"exiting; Capsicum stays loaded (capsicumd --unload removes "
+		"it)");
+	denials_close(&d);
+	if (o->pidfile)
+		unlink(o->pidfile);
+	close(sfd);
+	return EXIT_OK;
+}
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	char line[1024];
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = '\0';
+	log_msg(LOG_WARNING, "libbpf", "%s", line);
+	return 0;
+}
+
+/*
+ * Forks; the parent returns only in the child. The parent exits 0 when the
+ * child reports readiness, or with the child's exit code if it dies first:
+ * an init script learns the outcome without polling.
+ */
+static void background(void)
+{
+	int p[2], status;
+	pid_t pid;
+	char ok;
+
+	if (pipe2(p, O_CLOEXEC) || (pid = fork()) < 0) {
+		perror("capsicumd: --background");
+		exit(EXIT_ERROR);
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		close(p[0]);
+		ready_fd = p[1];
+		setsid();
+		/* Hold no caller's pipe open: stderr stays for the log. */
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+			close(null);
+		}
+		return;
+	}
+	close(p[1]);
+	if (read(p[0], &ok, 1) == 1)
+		exit(EXIT_OK);
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		exit(WEXITSTATUS(status));
+	exit(EXIT_ERROR);
+}
 
 int main(int argc, char **argv)
 {
+	struct options o;
+	char why[512];
 	int ret;
 
-	if (argc != 2 || strcmp(argv[1], "--load")) {
-		fprintf(stderr, "usage: capsicumd --load\n");
-		return 2;
+	if (parse_options(argc, argv, &o)) {
+		usage(stderr);
+		return EXIT_USAGE;
 	}
-	ret = capsicum_load(CAPSICUM_PIN_DIR);
-	if (ret < 0)
-		return 1;
-	printf("capsicumd: %s %s\n",
-	       ret ? "already loaded at" : "loaded and pinned at",
-	       CAPSICUM_PIN_DIR);
-	return 0;
+	if (log_open(o.log, o.log_path)) {
+		fprintf(stderr, "capsicumd: cannot open %s: %s\n", o.log_path,
+			strerror(errno));
+		return EXIT_ERROR;
+	}
+	libbpf_set_print(libbpf_log);
+	if (o.background && o.action == RUN)
+		background();
+	if (geteuid()) {
+		log_msg(LOG_ERR, "daemon", "must run as root");
+		return EXIT_DENIED;
+	}
+	if (o.action == UNLOAD) {
+		ret = pinned_unload();
+		if (ret) {
+			log_msg(LOG_ERR, "unload", "%s%s", strerror(-ret),
+				ret == -EPERM ? ": only the binary that loaded "
+						"Capsicum may unload it"
+					      : "");
+			return ret == -EPERM ? EXIT_DENIED : EXIT_ERROR;
+		}
+		log_msg(LOG_INFO, "unload", "removed %s: enforcement stopped",
+			CAPSICUM_PIN_DIR);
+		return EXIT_OK;
+	}
+	if (probe_kernel(why, sizeof(why))) {
+		log_msg(LOG_ERR, "probe", "%s", why);
+		return EXIT_KERNEL;
+	}
+	if (o.action == CHECK_ONLY) {
+		log_msg(LOG_INFO, "probe", "the kernel can run Capsicum");
+		return EXIT_OK;
+	}
+	ret = ensure_state(&o);
+	if (ret != EXIT_OK || o.action == LOAD_ONLY)
+		return ret;
+	return serve(&o);
 }

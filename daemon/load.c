@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Loading and pinning the BPF side. Features are probed from the running
- * kernel's BTF before load, so one object serves 6.1 and 6.12.
+ * kernel's BTF before load, so one object serves 6.1 and 6.12. The loader
+ * stamps the state with the object's hash and arms the protection hooks
+ * (bpf/protect.bpf.h) for its own binary before anything is pinned.
  */
 #define _GNU_SOURCE
 #include "load.h"
@@ -10,11 +12,15 @@
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <bpf/bpf.h>
 #include <capsicum/abi.h>
+#include <capsicum/pins.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Number of parameters of an LSM hook, from its bpf_lsm_ stub in BTF. */
@@ -32,10 +38,141 @@ static int hook_nparams(const struct btf *btf, const char *hook)
 	return btf_vlen(t);
 }
 
+uint64_t capsicum_object_hash(void)
+{
+	size_t n;
+	const unsigned char *p = capsicum_bpf__elf_bytes(&n);
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64 */
+
+	while (n--) {
+		h ^= *p++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* The kernel's dev_t of a stat result: major in 12 bits above 20 minor. */
+static uint32_t kernel_dev(dev_t dev)
+{
+	return (uint32_t)(major(dev) << 20 | minor(dev));
+}
+
+static int protect_id(struct capsicum_bpf *skel, uint32_t kind, int fd)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+	struct capsicum_protected_key k = { .kind = kind };
+	__u8 one = 1;
+
+	/* The id is at the same offset in map, prog and link infos. */
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	k.id = info.id;
+	if (bpf_map__update_elem(skel->maps.cap_protected, &k, sizeof(k), &one,
+				 sizeof(one), BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Arms the protection hooks before attach: which maps and programs are
+ * ours, which binary and pin directory are trusted, and the version stamp.
+ */
+static int protect_arm(struct capsicum_bpf *skel, const char *dir)
+{
+	struct capsicum_state_version v = {
+		.magic = CAPSICUM_STATE_MAGIC,
+		.abi_version = CAPSICUM_ABI_VERSION,
+		.loader_pid = (__u32)getpid(),
+		.object_hash = capsicum_object_hash(),
+	};
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	struct timespec now;
+	struct stat exe, pins;
+	__u32 zero = 0;
+	int err;
+
+	if (stat("/proc/self/exe", &exe) || stat(dir, &pins))
+		return -errno;
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	v.loaded_at_ns = (__u64)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	v.exe_ino = exe.st_ino;
+	v.exe_dev = kernel_dev(exe.st_dev);
+	skel->bss->protect_exe_ino = v.exe_ino;
+	skel->bss->protect_exe_dev = v.exe_dev;
+	skel->bss->protect_dir_ino = pins.st_ino;
+	skel->bss->protect_dir_dev = kernel_dev(pins.st_dev);
+	bpf_object__for_each_map(map, skel->obj)
+	{
+		err = protect_id(skel, CAPSICUM_PROTECT_MAP, bpf_map__fd(map));
+		if (err)
+			return err;
+	}
+	bpf_object__for_each_program(prog, skel->obj)
+	{
+		err = protect_id(skel, CAPSICUM_PROTECT_PROG,
+				 bpf_program__fd(prog));
+		if (err)
+			return err;
+	}
+	if (bpf_map__update_elem(skel->maps.version, &zero, sizeof(zero), &v,
+				 sizeof(v), BPF_ANY))
+		return -errno;
+	skel->bss->protect_on = true;
+	return 0;
+}
+
+static int protect_links(struct capsicum_bpf *skel)
+{
+	struct bpf_link **links = (struct bpf_link **)&skel->links;
+	size_t n = sizeof(skel->links) / sizeof(links[0]);
+	int err;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!links[i])
+			continue;
+		err = protect_id(skel, CAPSICUM_PROTECT_LINK,
+				 bpf_link__fd(links[i]));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int pin_map(struct bpf_map *map, const char *path, mode_t mode)
+{
+	int err = bpf_map__pin(map, path);
+
+	if (err)
+		return err;
+	return chmod(path, mode) ? -errno : 0;
+}
+
+/*
+ * Pins links and programs (root only), the maps capctl reads (0400: root
+ * gets read-only fds through them, see protect.bpf.h), answers for
+ * everyone, and last the version stamp, which marks the state complete.
+ */
 static int pin_all(struct capsicum_bpf *skel, const char *dir)
 {
-	struct bpf_program *prog;
+	const struct {
+		struct bpf_map *map;
+		const char *path;
+		mode_t mode;
+	} maps[] = {
+		{ skel->maps.answers, CAPSICUM_PIN_ANSWERS, 0444 },
+		{ skel->maps.cap_procs, CAPSICUM_PIN_PROCS, 0400 },
+		{ skel->maps.cap_fds, CAPSICUM_PIN_FDS, 0400 },
+		{ skel->maps.cap_floors, CAPSICUM_PIN_FLOORS, 0400 },
+		{ skel->maps.cap_files, CAPSICUM_PIN_FILES, 0400 },
+		{ skel->maps.cap_ioctls, CAPSICUM_PIN_IOCTLS, 0400 },
+		{ skel->maps.denials, CAPSICUM_PIN_DENIALS, 0400 },
+		{ skel->maps.bss, CAPSICUM_PIN_BSS, 0400 },
+		{ skel->maps.version, CAPSICUM_PIN_VERSION, 0400 },
+	};
 	struct bpf_link **links = (struct bpf_link **)&skel->links;
+	struct bpf_program *prog;
 	char path[512];
 	size_t i = 0;
 	int err;
@@ -44,6 +181,11 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 	{
 		struct bpf_link *link = links[i++];
 
+		snprintf(path, sizeof(path), "%s/prog_%s", dir,
+			 bpf_program__name(prog));
+		err = bpf_program__pin(prog, path);
+		if (err)
+			return err;
 		if (!link)
 			continue;
 		snprintf(path, sizeof(path), "%s/link_%s", dir,
@@ -52,18 +194,12 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 		if (err)
 			return err;
 	}
-	err = bpf_map__pin(skel->maps.answers, CAPSICUM_PIN_ANSWERS);
-	if (err)
-		return err;
-	/* Anyone may read answers; only root may touch the rest. */
-	if (chmod(CAPSICUM_PIN_ANSWERS, 0444))
-		return -errno;
-	snprintf(path, sizeof(path), "%s/denials", dir);
-	err = bpf_map__pin(skel->maps.denials, path);
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "%s/bss", dir);
-	return bpf_map__pin(skel->maps.bss, path);
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		err = pin_map(maps[i].map, maps[i].path, maps[i].mode);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int capsicum_load(const char *dir)
@@ -72,7 +208,8 @@ int capsicum_load(const char *dir)
 	struct btf *btf = NULL;
 	int err, n;
 
-	if (access(CAPSICUM_PIN_ANSWERS, F_OK) == 0)
+	if (access(CAPSICUM_PIN_ANSWERS, F_OK) == 0 ||
+	    access(CAPSICUM_PIN_VERSION, F_OK) == 0)
 		return 1;
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {
@@ -94,17 +231,25 @@ int capsicum_load(const char *dir)
 			strerror(-err));
 		goto out;
 	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		err = -errno;
+		goto out;
+	}
+	err = protect_arm(skel, dir);
+	if (err) {
+		fprintf(stderr, "capsicum: arming the protection failed: %s\n",
+			strerror(-err));
+		goto out;
+	}
 	err = capsicum_bpf__attach(skel);
 	if (err) {
 		fprintf(stderr, "capsicum: attaching failed: %s\n",
 			strerror(-err));
 		goto out;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		err = -errno;
-		goto out;
-	}
-	err = pin_all(skel, dir);
+	err = protect_links(skel);
+	if (!err)
+		err = pin_all(skel, dir);
 	if (err)
 		fprintf(stderr, "capsicum: pinning under %s failed: %s\n", dir,
 			strerror(-err));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the selftest binary in the VM on each named kernel (as root and as
-# uid 1000), keeps a log per kernel, and prints one closing line summing
-# every run: "selftests: N passed, N failed".
+# uid 1000), twice: once loading Capsicum itself, once with capsicumd
+# started at boot (the daemon selftests run then). Keeps a log per boot and
+# prints one closing line summing every run: "selftests: N passed, N failed".
 #
 # usage: matrix.sh KERNEL...
 set -uo pipefail
@@ -12,11 +13,15 @@ out=${O:-$top/build}
 mkdir -p "$out/logs"
 
 total_pass=0 total_fail=0 total_skip=0 bad=()
-for k in "$@"; do
-	log=$out/logs/selftest-$(basename "$k").log
-	echo "=== selftests on kernel $k (log: $log)"
+for run in "$@"; do
+for mode in plain daemon; do
+	k=$run
+	log=$out/logs/selftest-$(basename "$k")-$mode.log
+	flags=()
+	[ "$mode" = plain ] || flags=(--daemon)
+	echo "=== selftests on kernel $k, $mode (log: $log)"
 	O=$out "$here/run-vm.sh" --kernel "$k" --timeout "${VM_TIMEOUT:-900}" \
-		-- capsicum_selftests 2>&1 | tee "$log"
+		"${flags[@]}" -- capsicum_selftests 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	runs=$(grep -ac '^selftests: [0-9]* passed' "$log")
 	p=$(grep -a '^selftests: [0-9]* passed' "$log" | awk '{s += $2} END {print s + 0}')
@@ -26,11 +31,12 @@ for k in "$@"; do
 	# Both runs (root, uid 1000) must have reported; a missing report counts
 	# as a failure so a crashed guest cannot look green.
 	if [ "$rc" != 0 ] || [ "$runs" -lt 2 ]; then
-		bad+=("$k")
+		bad+=("$k/$mode")
 		[ "$f" -gt 0 ] || f=1
 	fi
 	total_fail=$((total_fail + f))
-	echo "=== kernel $k: $p passed, $f failed, $s skipped (vm exit $rc)"
+	echo "=== kernel $k, $mode: $p passed, $f failed, $s skipped (vm exit $rc)"
+done
 done
 [ ${#bad[@]} -eq 0 ] || echo "=== failing kernels: ${bad[*]}"
 echo "selftests: $total_pass passed, $total_fail failed, $total_skip skipped"

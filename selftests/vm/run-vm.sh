@@ -11,6 +11,7 @@
 #   --icount            deterministic timing: -icount shift=0,sleep=off,
 #                       one vCPU (guest time counts guest instructions)
 #   --root-only         do not repeat the command as uid 1000
+#   --daemon            start capsicumd at boot (its init script) first
 #   --result FILE       keep the result channel (second serial port) here
 #
 # Exit status: the command's (0 only if it passed as root and as uid 1000),
@@ -25,6 +26,7 @@ initrd=$out/vm/initramfs.cpio
 timeout=600
 icount=0
 as_user=1
+daemon=0
 result=
 
 while [ $# -gt 0 ]; do
@@ -34,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--icount) icount=1; shift ;;
 	--root-only) as_user=0; shift ;;
+	--daemon) daemon=1; shift ;;
 	--result) result=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "run-vm: unknown option $1" >&2; exit 2 ;;
@@ -59,7 +62,8 @@ trap 'rm -rf "$work"' EXIT
 # the kernel unpacks both, so the base image is built once per build.
 mkdir -p "$work/extra/vm"
 printf '%s\n' "$*" >"$work/extra/vm/cmd"
-printf 'VM_CMD="sh /vm/cmd"\nVM_AS_USER=%s\n' "$as_user" >"$work/extra/vm/env"
+printf 'VM_CMD="sh /vm/cmd"\nVM_AS_USER=%s\nVM_DAEMON=%s\n' "$as_user" "$daemon" \
+	>"$work/extra/vm/env"
 (cd "$work/extra" && find . -print0 | cpio --null -o -H newc --owner=+0:+0 --quiet) >"$work/extra.cpio"
 cat "$initrd" "$work/extra.cpio" >"$work/initrd"
 

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Protection of our own BPF objects (doc/daemon.md, "Protection"). Once the
+ * loader has set protect_on, only a process running the loader's binary
+ * (recorded by inode at load; capsicumd in production) may
+ *   - get a writable fd of one of our maps (others get read-only ones),
+ *   - get an fd of one of our programs or links,
+ *   - detach or update one of our links,
+ *   - unlink or rename a pin under the pin directory, or unmount the
+ *     bpffs instance that holds it (either would drop the links).
+ * Which objects are ours is the cap_protected set the loader fills with
+ * their ids; the version stamp of the state lives beside it.
+ */
+#ifndef CAPSICUM_PROTECT_BPF_H
+#define CAPSICUM_PROTECT_BPF_H
+
+#include "state.bpf.h"
+#include <capsicum/pins.h>
+
+#define EPERM	    1
+#define FMODE_WRITE 0x2
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, struct capsicum_protected_key);
+	__type(value, __u8);
+} cap_protected SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct capsicum_state_version);
+} version SEC(".maps");
+
+/* Written by the loader through the mmapped bss before attach. */
+bool protect_on;
+__u64 protect_exe_ino;
+__u32 protect_exe_dev;
+__u64 protect_dir_ino;
+__u32 protect_dir_dev;
+__u64 protect_denied;
+
+static __always_inline bool is_protected(__u32 kind, __u32 id)
+{
+	struct capsicum_protected_key k = { .kind = kind, .id = id };
+
+	return protect_on && bpf_map_lookup_elem(&cap_protected, &k);
+}
+
+/* Is the current task running the binary that loaded us? */
+static __always_inline bool current_is_loader(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct inode *exe = BPF_CORE_READ(task, mm, exe_file, f_inode);
+
+	if (!exe)
+		return false;
+	return BPF_CORE_READ(exe, i_ino) == protect_exe_ino &&
+	       BPF_CORE_READ(exe, i_sb, s_dev) == protect_exe_dev;
+}
+
+static __always_inline int protect_verdict(void)
+{
+	if (current_is_loader())
+		return 0;
+	__sync_fetch_and_add(&protect_denied, 1);
+	return -EPERM;
+}
+
+SEC("lsm/bpf_map")
+int BPF_PROG(capsicum_protect_map, struct bpf_map *map, unsigned int fmode)
+{
+	if (!(fmode & FMODE_WRITE) ||
+	    !is_protected(CAPSICUM_PROTECT_MAP, BPF_CORE_READ(map, id)))
+		return 0;
+	return protect_verdict();
+}
+
+SEC("lsm/bpf_prog")
+int BPF_PROG(capsicum_protect_prog, struct bpf_prog *prog)
+{
+	if (!is_protected(CAPSICUM_PROTECT_PROG, BPF_CORE_READ(prog, aux, id)))
+		return 0;
+	return protect_verdict();
+}
+
+/* The link an fd of the current task names, if it is a BPF link. */
+static __always_inline __u32 link_id_of_fd(int fd)
+{
+	struct file *f = fd_file(fd);
+	struct bpf_link *link;
+
+	if (!f)
+		return 0;
+	/*
+	 * Not checked to be a link file: if it is not, the kernel refuses
+	 * the command anyway, and a stray id can at worst turn EINVAL into
+	 * EPERM for a process that is not the loader.
+	 */
+	link = BPF_CORE_READ(f, private_data);
+	return link ? BPF_CORE_READ(link, id) : 0;
+}
+
+SEC("lsm/bpf")
+int BPF_PROG(capsicum_protect_bpf, int cmd, union bpf_attr *attr,
+	     unsigned int size)
+{
+	__u32 id;
+
+	if (!protect_on)
+		return 0;
+	switch (cmd) {
+	case BPF_LINK_GET_FD_BY_ID:
+		id = BPF_CORE_READ(attr, link_id);
+		break;
+	case BPF_LINK_DETACH:
+		id = link_id_of_fd(BPF_CORE_READ(attr, link_detach.link_fd));
+		break;
+	case BPF_LINK_UPDATE:
+		id = link_id_of_fd(BPF_CORE_READ(attr, link_update.link_fd));
+		break;
+	default:
+		return 0;
+	}
+	if (!id || !is_protected(CAPSICUM_PROTECT_LINK, id))
+		return 0;
+	return protect_verdict();
+}
+
+static __always_inline bool is_pin_dir(struct inode *dir)
+{
+	return protect_on && BPF_CORE_READ(dir, i_ino) == protect_dir_ino &&
+	       BPF_CORE_READ(dir, i_sb, s_dev) == protect_dir_dev;
+}
+
+SEC("lsm/inode_unlink")
+int BPF_PROG(capsicum_protect_unlink, struct inode *dir, struct dentry *dentry)
+{
+	return is_pin_dir(dir) ? protect_verdict() : 0;
+}
+
+SEC("lsm/inode_rename")
+int BPF_PROG(capsicum_protect_rename, struct inode *old_dir,
+	     struct dentry *old_dentry, struct inode *new_dir,
+	     struct dentry *new_dentry)
+{
+	return is_pin_dir(old_dir) || is_pin_dir(new_dir) ? protect_verdict()
+							  : 0;
+}
+
+SEC("lsm/sb_umount")
+int BPF_PROG(capsicum_protect_umount, struct vfsmount *mnt, int flags)
+{
+	if (!protect_on || BPF_CORE_READ(mnt, mnt_sb, s_dev) != protect_dir_dev)
+		return 0;
+	return protect_verdict();
+}
+
+#endif

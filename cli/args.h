@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef CAPCTL_ARGS_H
+#define CAPCTL_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/capsicum.h>
+#include <sys/types.h>
+
+/* capctl's command line, parsed without touching the system. */
+enum capctl_cmd {
+	CMD_HELP,
+	CMD_STATUS,
+	CMD_PS,
+	CMD_FDS,
+	CMD_AUDIT,
+	CMD_RIGHTS,
+	CMD_RUN,
+};
+
+/* capctl(8) exit codes. */
+enum {
+	CAPCTL_EXIT_OK = 0,
+	CAPCTL_EXIT_ERROR = 1,
+	CAPCTL_EXIT_USAGE = 2,
+	CAPCTL_EXIT_UNLOADED = 3,   /* Capsicum is not loaded (ENOSYS) */
+	CAPCTL_EXIT_VERSION = 4,    /* pinned state from another build */
+	CAPCTL_EXIT_DENIED = 5,	    /* permission denied */
+	CAPCTL_EXIT_NOEXEC = 126,   /* run: command found but not executable */
+	CAPCTL_EXIT_NOTFOUND = 127, /* run: command not found */
+};
+
+#define CAPCTL_MAX_LIMITS   64
+#define CAPCTL_MAX_DIRS	    64
+#define CAPCTL_FIRST_DIR_FD 3
+
+/* --limit FD=RIGHTS */
+struct fd_limit {
+	int fd;
+	cap_rights_t rights;
+};
+
+/* --allow-dir DIR[=RIGHTS]; unlimited unless RIGHTS is given. */
+struct allow_dir {
+	char path[4096];
+	bool limited;
+	cap_rights_t rights;
+};
+
+struct run_opts {
+	struct fd_limit limits[CAPCTL_MAX_LIMITS];
+	int nlimits;
+	struct allow_dir dirs[CAPCTL_MAX_DIRS];
+	int ndirs;
+	bool capmode;
+	char **argv; /* the command, NULL-terminated */
+};
+
+struct capctl_args {
+	enum capctl_cmd cmd;
+	bool json;
+	bool follow; /* audit --follow */
+	pid_t pid;   /* fds PID */
+	const char *audit_file;
+	const char *rights; /* rights NAMES|HEX */
+	struct run_opts run;
+};
+
+#define CAPCTL_DEFAULT_AUDIT "/run/capsicumd/audit.log"
+
+/*
+ * Parses argv into *a. 0, or -1 with a one-line reason in err. Options:
+ * --json and --help anywhere before the command's own arguments.
+ */
+int capctl_parse(int argc, char **argv, struct capctl_args *a, char *err,
+		 size_t len);
+
+/* "3=read,seek" -> fd 3, CAP_READ|CAP_SEEK. 0 or -1. */
+int parse_limit(const char *s, struct fd_limit *l);
+/*
+ * "DIR" or "DIR=RIGHTS". The text after the last '=' is taken as rights
+ * only if it parses as rights; otherwise the whole argument is the path.
+ */
+int parse_allow_dir(const char *s, struct allow_dir *d);
+/* A pid: decimal, > 0. 0 or -1. */
+int parse_pid(const char *s, pid_t *pid);
+
+#endif

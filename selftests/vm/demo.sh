@@ -1,0 +1,27 @@
+#!/bin/sh
+# `make run`: capsicumd was started at boot by its init script; sandbox a
+# program with capctl run and show what capctl sees. The program is the
+# selftests' waiter: it says it runs on a pipe, then waits for stdin's EOF.
+set -e
+# capctl commands below show their output even when they report trouble.
+echo "demo: capsicumd: $(/etc/init.d/capsicumd status)"
+echo capsicum >/tmp/demo-file
+mkfifo /tmp/demo-ready /tmp/demo-stdin
+# stdout limited to CAP_WRITE, fd 3 (a file) to CAP_READ|CAP_SEEK.
+capctl run --limit 1=write --limit 3=read,seek -- waiter 4 \
+	</tmp/demo-stdin 3</tmp/demo-file 4>/tmp/demo-ready &
+pid=$!
+exec 5>/tmp/demo-stdin
+# One byte on the pipe: capctl has exec'd the sandboxed waiter.
+head -c 1 /tmp/demo-ready >/dev/null
+echo "demo: \$ capctl status"
+capctl status || echo "demo: capctl status exited $?"
+echo "demo: \$ capctl ps"
+capctl ps
+echo "demo: \$ capctl fds $pid"
+capctl fds "$pid"
+echo "demo: \$ capctl --json fds $pid"
+capctl --json fds "$pid"
+exec 5>&-
+wait "$pid"
+echo "demo: done"
