@@ -9,6 +9,7 @@
  * Synchronisation is by pipes and pidfds only; waits are bounded by poll.
  */
 #define _GNU_SOURCE
+#include "fixture.h"
 #include "selftest.h"
 
 #include "load.h"
@@ -539,4 +540,42 @@ SELFTEST(daemon_refuses_the_state_of_another_build)
 	ASSERT_EQ(capture(load, out, sizeof(out)), 0,
 		  "capsicumd --load re-uses this build's state");
 	close(fd);
+}
+
+/*
+ * capctl run --capmode: an unmodified program (busybox's shell) starts in
+ * capability mode with the allowed directory at fd 3, named in
+ * $CAPCTL_DIRS; it can write its stdout but reach no path.
+ */
+SELFTEST(capctl_run_capmode_confines_a_program)
+{
+	char dir[] = "/tmp/capctl-run.XXXXXX", arg[64], out[512];
+	char *argv[] = { "capctl",
+			 "run",
+			 "--capmode",
+			 "--allow-dir",
+			 arg,
+			 "--",
+			 "/bin/busybox",
+			 "sh",
+			 "-c",
+			 "echo \"dirs=$CAPCTL_DIRS\"; "
+			 "if echo x >/tmp/capctl-escape; then echo wrote; fi; "
+			 "if cat /etc/passwd >/dev/null; then echo read; fi; "
+			 "echo end",
+			 NULL };
+	char want[128];
+	int status;
+
+	if (!fixture_loaded() || !ASSERT_OK_PTR(mkdtemp(dir), "dir"))
+		return;
+	snprintf(arg, sizeof(arg), "%s", dir);
+	status = capture(argv, out, sizeof(out));
+	ASSERT_EQ(status, 0, "capctl run --capmode ran the program");
+	snprintf(want, sizeof(want), "dirs=3:%s\nend\n", dir);
+	if (!ASSERT_TRUE(!strcmp(out, want),
+			 "only what capability mode allows"))
+		printf("    output: '%s'\n", out);
+	ASSERT_ERRNO(access("/tmp/capctl-escape", F_OK), ENOENT,
+		     "nothing written outside");
 }
