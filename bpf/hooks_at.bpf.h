@@ -144,174 +144,127 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
 	return at_check(p, l, dir->dentry, dir->mnt);
 }
 
+/*
+ * The syscalls whose lookup a hook sees: the *at() forms (two numbers
+ * where Linux has two), with the dirfd in argument `arg`, and the plain
+ * forms that start from the working directory. NR_NONE fills a gap.
+ */
+#define NR_NONE -2
+struct at_calls {
+	long at, at2, plain, plain2;
+	int arg;
+	__u64 need;
+};
+
+static __always_inline int
+lookup_check(struct at_calls c, struct dentry *dentry, struct vfsmount *mnt)
+{
+	struct capsicum_proc *p = current_proc();
+	long nr;
+
+	if (!p)
+		return 0;
+	nr = current_syscall();
+	if (nr == c.at || nr == c.at2)
+		return at_check(p, at_arg(c.arg, c.need), dentry, mnt);
+	if (nr == c.plain || nr == c.plain2)
+		return at_check(p, at_cwd(c.need), dentry, mnt);
+	return 0;
+}
+
 SEC("lsm/path_mkdir")
 int BPF_PROG(capsicum_path_mkdir, const struct path *dir)
 {
-	struct capsicum_proc *p = current_proc();
-	long nr;
+	struct at_calls c = { NR_mkdirat, NR_NONE, NR_mkdir,
+			      NR_NONE,	  0,	   CAP_MKDIRAT };
 
-	if (!p)
-		return 0;
-	nr = current_syscall();
-	if (nr != NR_mkdirat && nr != NR_mkdir)
-		return 0;
-	return at_check(p,
-			nr == NR_mkdirat ? at_arg(0, CAP_MKDIRAT)
-					 : at_cwd(CAP_MKDIRAT),
-			dir->dentry, dir->mnt);
+	return lookup_check(c, dir->dentry, dir->mnt);
 }
 
 /* unlinkat, with or without AT_REMOVEDIR: the parent must be beneath. */
-static __always_inline int unlink_check(const struct path *dir, long plain)
-{
-	struct capsicum_proc *p = current_proc();
-	long nr;
-
-	if (!p)
-		return 0;
-	nr = current_syscall();
-	if (nr != NR_unlinkat && nr != plain)
-		return 0;
-	return at_check(p,
-			nr == NR_unlinkat ? at_arg(0, CAP_UNLINKAT)
-					  : at_cwd(CAP_UNLINKAT),
-			dir->dentry, dir->mnt);
-}
-
 SEC("lsm/path_unlink")
 int BPF_PROG(capsicum_path_unlink, const struct path *dir)
 {
-	return unlink_check(dir, NR_unlink);
+	struct at_calls c = { NR_unlinkat, NR_NONE, NR_unlink,
+			      NR_NONE,	   0,	    CAP_UNLINKAT };
+
+	return lookup_check(c, dir->dentry, dir->mnt);
 }
 
 SEC("lsm/path_rmdir")
 int BPF_PROG(capsicum_path_rmdir, const struct path *dir)
 {
-	return unlink_check(dir, NR_rmdir);
+	struct at_calls c = { NR_unlinkat, NR_NONE, NR_rmdir,
+			      NR_NONE,	   0,	    CAP_UNLINKAT };
+
+	return lookup_check(c, dir->dentry, dir->mnt);
 }
 
+/* symlinkat(target, newdirfd, linkpath): the target is not looked up. */
 SEC("lsm/path_symlink")
 int BPF_PROG(capsicum_path_symlink, const struct path *dir)
 {
-	struct capsicum_proc *p = current_proc();
-	long nr;
+	struct at_calls c = { NR_symlinkat, NR_NONE, NR_symlink,
+			      NR_NONE,	    1,	     CAP_SYMLINKAT };
 
-	if (!p)
-		return 0;
-	nr = current_syscall();
-	if (nr != NR_symlinkat && nr != NR_symlink)
-		return 0;
-	/* symlinkat(target, newdirfd, linkpath): the target is not looked up.
-	 */
-	return at_check(p,
-			nr == NR_symlinkat ? at_arg(1, CAP_SYMLINKAT)
-					   : at_cwd(CAP_SYMLINKAT),
-			dir->dentry, dir->mnt);
+	return lookup_check(c, dir->dentry, dir->mnt);
 }
 
+/* Both ends are on new_dir's mount: linkat refuses EXDEV before. */
 SEC("lsm/path_link")
 int BPF_PROG(capsicum_path_link, struct dentry *old_dentry,
 	     const struct path *new_dir)
 {
-	struct capsicum_proc *p = current_proc();
-	bool at;
-	int err;
+	struct at_calls src = { NR_linkat, NR_NONE, NR_link,
+				NR_NONE,   0,	    CAP_LINKAT_SOURCE };
+	struct at_calls dst = { NR_linkat, NR_NONE, NR_link,
+				NR_NONE,   2,	    CAP_LINKAT_TARGET };
 
-	if (!p)
-		return 0;
-	at = current_syscall() == NR_linkat;
-	if (!at && current_syscall() != NR_link)
-		return 0;
-	/* Both ends are on new_dir's mount: linkat refuses EXDEV before. */
-	err = at_check(p,
-		       at ? at_arg(0, CAP_LINKAT_SOURCE)
-			  : at_cwd(CAP_LINKAT_SOURCE),
-		       old_dentry, new_dir->mnt);
-	if (err)
-		return err;
-	return at_check(p,
-			at ? at_arg(2, CAP_LINKAT_TARGET)
-			   : at_cwd(CAP_LINKAT_TARGET),
-			new_dir->dentry, new_dir->mnt);
+	return lookup_check(src, old_dentry, new_dir->mnt)
+		       ?: lookup_check(dst, new_dir->dentry, new_dir->mnt);
 }
 
 SEC("lsm/path_rename")
 int BPF_PROG(capsicum_path_rename, const struct path *old_dir,
 	     struct dentry *old_dentry, const struct path *new_dir)
 {
-	struct capsicum_proc *p = current_proc();
-	bool at;
-	long nr;
-	int err;
+	struct at_calls src = { NR_renameat, NR_renameat2,
+				NR_rename,   NR_NONE,
+				0,	     CAP_RENAMEAT_SOURCE };
+	struct at_calls dst = { NR_renameat, NR_renameat2,
+				NR_rename,   NR_NONE,
+				2,	     CAP_RENAMEAT_TARGET };
 
-	if (!p)
-		return 0;
-	nr = current_syscall();
-	at = nr == NR_renameat || nr == NR_renameat2;
-	if (!at && nr != NR_rename)
-		return 0;
-	err = at_check(p,
-		       at ? at_arg(0, CAP_RENAMEAT_SOURCE)
-			  : at_cwd(CAP_RENAMEAT_SOURCE),
-		       old_dir->dentry, old_dir->mnt);
-	if (err)
-		return err;
-	return at_check(p,
-			at ? at_arg(2, CAP_RENAMEAT_TARGET)
-			   : at_cwd(CAP_RENAMEAT_TARGET),
-			new_dir->dentry, new_dir->mnt);
+	return lookup_check(src, old_dir->dentry, old_dir->mnt)
+		       ?: lookup_check(dst, new_dir->dentry, new_dir->mnt);
 }
 
+/* fchmod and fchown are inode_setattr's: they check the descriptor. */
 SEC("lsm/path_chmod")
 int BPF_PROG(capsicum_path_chmod, const struct path *path)
 {
-	struct capsicum_proc *p = current_proc();
-	long nr;
+	struct at_calls c = { NR_fchmodat, NR_fchmodat2, NR_chmod, NR_NONE,
+			      0,	   CAP_FCHMODAT };
 
-	if (!p)
-		return 0;
-	nr = current_syscall();
-	if (nr == NR_fchmodat || nr == NR_fchmodat2)
-		return at_check(p, at_arg(0, CAP_FCHMODAT), path->dentry,
-				path->mnt);
-	if (nr == NR_chmod)
-		return at_check(p, at_cwd(CAP_FCHMODAT), path->dentry,
-				path->mnt);
-	return 0; /* fchmod: inode_setattr checks the descriptor */
+	return lookup_check(c, path->dentry, path->mnt);
 }
 
 SEC("lsm/path_chown")
 int BPF_PROG(capsicum_path_chown, const struct path *path)
 {
-	struct capsicum_proc *p = current_proc();
-	long nr;
+	struct at_calls c = { NR_fchownat, NR_NONE, NR_chown,
+			      NR_lchown,   0,	    CAP_FCHOWNAT };
 
-	if (!p)
-		return 0;
-	nr = current_syscall();
-	if (nr == NR_fchownat)
-		return at_check(p, at_arg(0, CAP_FCHOWNAT), path->dentry,
-				path->mnt);
-	if (nr == NR_chown || nr == NR_lchown)
-		return at_check(p, at_cwd(CAP_FCHOWNAT), path->dentry,
-				path->mnt);
-	return 0; /* fchown: inode_setattr checks the descriptor */
+	return lookup_check(c, path->dentry, path->mnt);
 }
 
 SEC("lsm/inode_readlink")
 int BPF_PROG(capsicum_inode_readlink, struct dentry *dentry)
 {
-	struct capsicum_proc *p = current_proc();
-	long nr;
+	struct at_calls c = { NR_readlinkat, NR_NONE, NR_readlink,
+			      NR_NONE,	     0,	      CAP_LOOKUP };
 
-	if (!p)
-		return 0;
-	nr = current_syscall();
-	if (nr == NR_readlinkat)
-		return at_check(p, at_arg(0, CAP_LOOKUP), dentry, NULL);
-	if (nr == NR_readlink)
-		return at_check(p, at_cwd(CAP_LOOKUP), dentry, NULL);
-	return 0;
+	return lookup_check(c, dentry, NULL);
 }
 
 /*
