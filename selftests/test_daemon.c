@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/capsicum.h>
+#include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -358,13 +359,11 @@ static int audit_wait(pid_t pid, const char *comm, int count)
 	return seen;
 }
 
-SELFTEST(daemon_capctl_audit_shows_a_denial)
+/* A child named comm is denied one fstat; its pid, or -1. */
+static pid_t denied_child(const char *comm)
 {
-	const char *comm = "cap-audit-test";
-	pid_t pid;
+	pid_t pid = fork();
 
-	need_daemon();
-	pid = fork();
 	if (pid == 0) {
 		cap_rights_t r;
 		struct stat st;
@@ -377,9 +376,61 @@ SELFTEST(daemon_capctl_audit_shows_a_denial)
 			      ? 0
 			      : 11);
 	}
-	if (!ASSERT_EQ(selftest_wait(pid), 0, "child denied fstat"))
+	return ASSERT_EQ(selftest_wait(pid), 0, "child denied fstat") ? pid
+								      : -1;
+}
+
+SELFTEST(daemon_capctl_audit_shows_a_denial)
+{
+	const char *comm = "cap-audit-test";
+	pid_t pid;
+
+	need_daemon();
+	pid = denied_child(comm);
+	if (pid > 0)
+		ASSERT_EQ(audit_wait(pid, comm, 1), 1, "capctl audit shows it");
+}
+
+/* Waits (bounded) until `name` is created in the watched directory. */
+static bool created(int in, const char *name)
+{
+	char buf[4096] __attribute__((aligned(8)));
+
+	while (readable(in)) {
+		ssize_t n = read(in, buf, sizeof(buf));
+
+		for (ssize_t off = 0; off < n;) {
+			struct inotify_event *e = (void *)(buf + off);
+
+			if (e->len && !strcmp(e->name, name))
+				return true;
+			off += (ssize_t)sizeof(*e) + e->len;
+		}
+		if (n <= 0)
+			return false;
+	}
+	return false;
+}
+
+/* Log rotation: after SIGHUP capsicumd writes a fresh audit log. */
+SELFTEST(daemon_sighup_reopens_the_audit_log)
+{
+	const char *comm = "cap-hup-test";
+	pid_t d = need_daemon(), pid;
+	int in = inotify_init1(IN_CLOEXEC);
+
+	if (!ASSERT_OK(in, "inotify") ||
+	    !ASSERT_OK(inotify_add_watch(in, "/run/capsicumd", IN_CREATE),
+		       "watch /run/capsicumd") ||
+	    !ASSERT_OK(rename(AUDIT, AUDIT ".1"), "rotate the audit log") ||
+	    !ASSERT_OK(kill(d, SIGHUP), "SIGHUP") ||
+	    !ASSERT_TRUE(created(in, "audit.log"), "a new audit log"))
 		return;
-	ASSERT_EQ(audit_wait(pid, comm, 1), 1, "capctl audit shows it");
+	pid = denied_child(comm);
+	if (pid > 0)
+		ASSERT_EQ(audit_wait(pid, comm, 1), 1,
+			  "the denial is in the new log");
+	close(in);
 }
 
 /* SIGKILLs pid and waits, through a pidfd, until it is gone. */
