@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make run`: capsicumd was started at boot by its init script; sandbox a
-# program with capctl run and show what capctl sees. The program is the
+# program with capctl run, and another in capability mode, and show what
+# capctl sees. The program is the
 # selftests' waiter: it says it runs on a pipe, then waits for stdin's EOF.
 set -e
 # capctl commands below show their output even when they report trouble.
@@ -14,6 +15,16 @@ pid=$!
 exec 5>/tmp/demo-stdin
 # One byte on the pipe: capctl has exec'd the sandboxed waiter.
 head -c 1 /tmp/demo-ready >/dev/null
+# A second sandbox in capability mode: busybox's shell, with one
+# directory (fd 3) it may look up and read in; it waits for stdin's EOF.
+mkdir /tmp/demo-dir
+mkfifo /tmp/demo-ready2 /tmp/demo-stdin2
+capctl run --capmode --allow-dir /tmp/demo-dir=lookup,read,fstat -- \
+	/bin/busybox sh -c 'echo r >&6; read x || exit 0' \
+	</tmp/demo-stdin2 6>/tmp/demo-ready2 5>&- &
+cpid=$!
+exec 7>/tmp/demo-stdin2
+head -c 1 /tmp/demo-ready2 >/dev/null
 echo "demo: \$ capctl status"
 capctl status || echo "demo: capctl status exited $?"
 echo "demo: \$ capctl ps"
@@ -22,6 +33,8 @@ echo "demo: \$ capctl fds $pid"
 capctl fds "$pid"
 echo "demo: \$ capctl --json fds $pid"
 capctl --json fds "$pid"
-exec 5>&-
-wait "$pid"
+echo "demo: \$ capctl fds $cpid"
+capctl fds "$cpid"
+exec 5>&- 7>&-
+wait "$pid" "$cpid"
 echo "demo: done"
