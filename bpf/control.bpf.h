@@ -120,9 +120,7 @@ static __always_inline int floor_narrow(struct capsicum_proc *p,
 	}
 	/* The floor keeps no lists: any list makes it allow no ioctl. */
 	nf.nioctls = nf.nioctls == -1 && e->nioctls == -1 ? -1 : 0;
-	if (bpf_map_update_elem(&cap_floors, &fk, &nf, BPF_ANY))
-		return -ENOMEM;
-	return 0;
+	return floor_put(p->table_id, (__u64)file, &nf);
 }
 
 /* Writes the descriptor's entry and narrows the file's floor with it. */
@@ -139,6 +137,7 @@ static __always_inline int store_entry(struct capsicum_proc *p,
 		return err;
 	if (bpf_map_update_elem(&cap_fds, &k, e, BPF_ANY))
 		return -ENOMEM;
+	note_fd(p, fd);
 	return 0;
 }
 

@@ -51,6 +51,24 @@ struct {
 	__type(value, struct capsicum_fd_rights);
 } cap_floors SEC(".maps");
 
+/*
+ * Which tables have a floor for a file, so file_free can drop them: two
+ * slots cover a file limited in one process and a forked child. A third
+ * table's floor is left to go stale (its generation ends with the file).
+ */
+struct floor_owners {
+	__u64 table[2];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CAPSICUM_MAX_FILES);
+	__type(key, __u64);
+	__type(value, struct floor_owners);
+} floor_owners SEC(".maps");
+/* Floors file_free could not drop: the cost of a full owners map. */
+__u64 floors_unowned;
+
 /* struct file address -> generation, dropped when the file is freed. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -279,6 +297,51 @@ held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
 	e = bpf_map_lookup_elem(&cap_floors, &fk);
 	if (e && e->gen == gen)
 		held_from(h, e, -1);
+}
+
+/* Writes a floor and records its table as an owner of the file. */
+static __always_inline int floor_put(__u64 table_id, __u64 file,
+				     const struct capsicum_fd_rights *e)
+{
+	struct capsicum_floor_key fk = { .table_id = table_id, .file = file };
+	struct floor_owners *o, no = { .table = { table_id, 0 } };
+
+	if (bpf_map_update_elem(&cap_floors, &fk, e, BPF_ANY))
+		return -ENOMEM;
+	o = bpf_map_lookup_elem(&floor_owners, &file);
+	if (!o) {
+		if (bpf_map_update_elem(&floor_owners, &file, &no, BPF_NOEXIST))
+			__sync_fetch_and_add(&floors_unowned, 1);
+	} else if (o->table[0] != table_id && o->table[1] != table_id) {
+		if (!o->table[1])
+			o->table[1] = table_id;
+		else
+			__sync_fetch_and_add(&floors_unowned, 1);
+	}
+	return 0;
+}
+
+/* The file is gone: so are its floors. */
+static __always_inline void floors_drop(__u64 file)
+{
+	struct floor_owners *o = bpf_map_lookup_elem(&floor_owners, &file);
+	struct capsicum_floor_key fk = { .file = file };
+
+	if (!o)
+		return;
+	for (int i = 0; i < 2; i++) {
+		fk.table_id = o->table[i];
+		if (fk.table_id)
+			bpf_map_delete_elem(&cap_floors, &fk);
+	}
+	bpf_map_delete_elem(&floor_owners, &file);
+}
+
+/* Entries of p exist only below fd_bound: task_free scans no further. */
+static __always_inline void note_fd(struct capsicum_proc *p, int fd)
+{
+	if (fd >= 0 && (__u32)fd >= p->fd_bound)
+		p->fd_bound = (__u32)fd + 1;
 }
 
 static __always_inline bool rights_contain(const __u64 *have, __u64 need0,

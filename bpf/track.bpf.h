@@ -54,6 +54,8 @@ static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
 	}
 	if (bpf_map_update_elem(&cap_fds, &kn, e, BPF_ANY))
 		fd_forget(p, newfd); /* full table: the floor applies */
+	else
+		note_fd(p, newfd);
 }
 
 /* newfd is a new file derived from srcfd (accept, openat). */
@@ -80,13 +82,8 @@ static __always_inline void fd_derive(struct capsicum_proc *p, int srcfd,
 	 * If the entry cannot be stored, the new descriptor must not be
 	 * usable with more than its source: the floor of its file says so.
 	 */
-	if (!e.gen || store_entry(p, file, newfd, &e)) {
-		struct capsicum_floor_key fk = { .table_id = p->table_id,
-						 .file = (__u64)file };
-
-		e.nioctls = e.nioctls < 0 ? -1 : 0;
-		bpf_map_update_elem(&cap_floors, &fk, &e, BPF_ANY);
-	}
+	if (!e.gen || store_entry(p, file, newfd, &e))
+		floor_put(p->table_id, (__u64)file, &e);
 }
 
 /* The dup family: the source fd is the first argument, the result new. */
@@ -185,15 +182,13 @@ static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
 		.file = (__u64)file,
 		.rights = { CAPRIGHT(0, 0), CAPRIGHT(1, 0) },
 	};
-	struct capsicum_floor_key fk = { .table_id = p->table_id,
-					 .file = (__u64)file };
 
 	if (!file)
 		return;
 	e.gen = file_gen_assign(file);
 	/* Past a full table the file's floor still says "nothing". */
 	if (!e.gen || store_entry(p, file, newfd, &e))
-		bpf_map_update_elem(&cap_floors, &fk, &e, BPF_ANY);
+		floor_put(p->table_id, (__u64)file, &e);
 }
 
 static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
@@ -276,23 +271,41 @@ int BPF_PROG(capsicum_close_range_exit, const struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/* Copies the parent's table into the child's at fork. */
+/*
+ * Copies the parent's table into the child's at fork, descriptor by
+ * descriptor: the child's fd table is a copy of this one, so its entries
+ * and the floors of its files are all that can matter to it. (A floor of
+ * a file the parent no longer has a descriptor for stays behind: only
+ * mprotect of an old mapping of it would have used it.)
+ */
 struct table_copy {
 	__u64 from;
 	__u64 to;
+	struct file **fds; /* the parent's fd array */
 	__s64 error;
 };
 
-static long copy_fd_cb(void *map, struct capsicum_fd_key *k,
-		       struct capsicum_fd_rights *e, struct table_copy *c)
+static long copy_fd_cb(__u64 i, struct table_copy *c)
 {
-	struct capsicum_fd_key nk = { .table_id = c->to, .fd = k->fd };
+	struct capsicum_fd_key k = { .table_id = c->from, .fd = (__s32)i };
+	struct capsicum_fd_key nk = { .table_id = c->to, .fd = (__s32)i };
+	struct capsicum_floor_key fk = { .table_id = c->from };
+	struct capsicum_fd_rights *e;
 	struct capsicum_ioctls *l;
+	struct file *file = NULL;
 
-	if (k->table_id != c->from)
+	bpf_probe_read_kernel(&file, sizeof(file), &c->fds[i]);
+	if (!file)
+		return 0;
+	fk.file = (__u64)file;
+	e = bpf_map_lookup_elem(&cap_floors, &fk);
+	if (e && floor_put(c->to, fk.file, e))
+		goto full;
+	e = bpf_map_lookup_elem(&cap_fds, &k);
+	if (!e)
 		return 0;
 	if (e->nioctls > 0) {
-		l = bpf_map_lookup_elem(&cap_ioctls, k);
+		l = bpf_map_lookup_elem(&cap_ioctls, &k);
 		if (!l || bpf_map_update_elem(&cap_ioctls, &nk, l, BPF_ANY))
 			goto full;
 	}
@@ -304,26 +317,14 @@ full:
 	return 1;
 }
 
-static long copy_floor_cb(void *map, struct capsicum_floor_key *k,
-			  struct capsicum_fd_rights *e, struct table_copy *c)
-{
-	struct capsicum_floor_key nk = { .table_id = c->to, .file = k->file };
-
-	if (k->table_id != c->from)
-		return 0;
-	if (bpf_map_update_elem(&cap_floors, &nk, e, BPF_ANY)) {
-		c->error = -ENOMEM;
-		return 1;
-	}
-	return 0;
-}
-
 SEC("lsm/task_alloc")
 int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 	     unsigned long clone_flags)
 {
 	struct capsicum_proc *p, *child;
 	struct table_copy c = {};
+	struct fdtable *fdt;
+	__u32 max;
 
 	/* Threads share the leader's table. */
 	if (clone_flags & CLONE_THREAD)
@@ -346,29 +347,25 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 		return 0;
 	}
 	child->table_id = __sync_fetch_and_add(&next_table_id, 1) + 1;
+	child->fd_bound = p->fd_bound;
 	c.from = p->table_id;
 	c.to = child->table_id;
-	bpf_for_each_map_elem(&cap_fds, copy_fd_cb, &c, 0);
-	if (!c.error)
-		bpf_for_each_map_elem(&cap_floors, copy_floor_cb, &c, 0);
+	fdt = BPF_CORE_READ(bpf_get_current_task_btf(), files, fdt);
+	max = BPF_CORE_READ(fdt, max_fds);
+	c.fds = BPF_CORE_READ(fdt, fd);
+	if (max > CAPSICUM_SCAN_FDS)
+		max = CAPSICUM_SCAN_FDS;
+	bpf_loop(max, copy_fd_cb, &c, 0);
 	return c.error;
 }
 
-static long drop_fd_cb(void *map, struct capsicum_fd_key *k,
-		       struct capsicum_fd_rights *e, __u64 *table_id)
+/* bpf_loop body: drop the entry of fd i (its floors go with the files). */
+static long drop_fd_cb(__u64 i, __u64 *table_id)
 {
-	if (k->table_id == *table_id) {
-		bpf_map_delete_elem(&cap_ioctls, k);
-		bpf_map_delete_elem(&cap_fds, k);
-	}
-	return 0;
-}
+	struct capsicum_fd_key k = { .table_id = *table_id, .fd = (__s32)i };
 
-static long drop_floor_cb(void *map, struct capsicum_floor_key *k,
-			  struct capsicum_fd_rights *e, __u64 *table_id)
-{
-	if (k->table_id == *table_id)
-		bpf_map_delete_elem(&cap_floors, k);
+	bpf_map_delete_elem(&cap_ioctls, &k);
+	bpf_map_delete_elem(&cap_fds, &k);
 	return 0;
 }
 
@@ -402,8 +399,9 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 	if (p->flags & CAPSICUM_PROC_SHARED_FDS)
 		return 0;
 	id = p->table_id;
-	bpf_for_each_map_elem(&cap_fds, drop_fd_cb, &id, 0);
-	bpf_for_each_map_elem(&cap_floors, drop_floor_cb, &id, 0);
+	bpf_loop(p->fd_bound < CAPSICUM_SCAN_FDS ? p->fd_bound
+						 : CAPSICUM_SCAN_FDS,
+		 drop_fd_cb, &id, 0);
 	return 0;
 }
 
@@ -417,6 +415,7 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 	if (tracked_files > 0 && !bpf_map_delete_elem(&cap_files, &key)) {
 		__sync_fetch_and_add(&tracked_files, -1);
 		bpf_map_delete_elem(&inflight, &key);
+		floors_drop(key);
 	}
 	return 0;
 }

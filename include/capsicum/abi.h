@@ -294,8 +294,8 @@ struct capsicum_answer {
 /* Task storage of the thread-group leader. */
 struct capsicum_proc {
 	__u64 table_id;
-	__u32 flags; /* CAPSICUM_PROC_* */
-	__u32 pad;
+	__u32 flags;	/* CAPSICUM_PROC_* */
+	__u32 fd_bound; /* every fd with an entry is below this */
 };
 #define CAPSICUM_PROC_CAPMODE	 (1U << 0)
 #define CAPSICUM_PROC_SHARED_FDS (1U << 1) /* fd table shared (CLONE_FILES) */
