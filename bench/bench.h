@@ -31,7 +31,7 @@ struct op_state {
 
 struct op {
 	const char *name;
-	/* Calls per timed loop; chosen so one loop is ~1-2M guest ns. */
+	/* Calls per timed loop (see the table in ops.c). */
 	int iters;
 	/* Impossible in capability mode (global namespaces). */
 	bool needs_global;

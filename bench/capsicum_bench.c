@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 /* Timed loops per measurement, after one untimed warm-up loop. */
-#define REPS 9
+#define REPS 31
 
 enum config_kind { PLAIN, LIMITS, CAPMODE, LANDLOCK, SECCOMP };
 
