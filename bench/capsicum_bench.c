@@ -181,6 +181,83 @@ static int run_config(const char *config, enum config_kind kind)
 	return 0;
 }
 
+/* Runs fn in a child; its result, or -1 if the child died. */
+static int in_child(int (*fn)(void))
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		status = fn();
+		fflush(NULL);
+		_exit(status ? 1 : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int load_and_check(void)
+{
+	int err = capsicum_load(CAPSICUM_PIN_DIR);
+
+	if (err) {
+		fprintf(stderr, "bench: capsicum_load: %d\n", err);
+		return err;
+	}
+	return floor_check_pinned(CAPSICUM_PIN_DIR);
+}
+
+/*
+ * (a'): a child attaches the floor and holds its links while (a') runs,
+ * then closes them (unpinned links detach) when the pipe closes. Returns
+ * the number of hooks floored or -errno; *failed says if (a') failed.
+ */
+static int floor_run(bool *failed)
+{
+	int ready[2], go[2], n = -EPIPE, status;
+	pid_t pid;
+
+	if (pipe(ready) || pipe(go))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		char c;
+
+		close(ready[0]);
+		close(go[1]);
+		n = floor_attach();
+		if (write(ready[1], &n, sizeof(n)) != sizeof(n) || n < 0)
+			_exit(1);
+		/* Blocks until the parent closes its end. */
+		if (read(go[0], &c, 1) < 0)
+			_exit(1);
+		floor_detach();
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (read(ready[0], &n, sizeof(n)) != sizeof(n))
+		n = -EPIPE;
+	close(ready[0]);
+	if (n >= 0) {
+		printf("bench floor %d\n", n);
+		*failed = run_config("a'", PLAIN) != 0;
+	}
+	close(go[1]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		*failed = true;
+	return n;
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
@@ -192,6 +269,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 int main(void)
 {
 	struct utsname u;
+	bool floor_failed = false;
 	int err, failed = 0, n;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -208,24 +286,19 @@ int main(void)
 	failed |= run_config("e", LANDLOCK);
 	failed |= run_config("f", SECCOMP);
 
-	n = floor_attach();
-	if (n < 0) {
+	/*
+	 * Loading happens in children: libbpf's heap (vmlinux BTF is
+	 * megabytes) would otherwise stay in this process, and every later
+	 * configuration's fork and exec would copy the larger address space.
+	 */
+	n = floor_run(&floor_failed);
+	if (n < 0)
 		print_na_all("a'", "(floor: %s)", strerror(-n));
-		failed = 1;
-	} else {
-		printf("bench floor %d\n", n);
-		failed |= run_config("a'", PLAIN);
-		floor_detach();
-	}
+	failed |= n < 0 || floor_failed;
 
-	err = capsicum_load(CAPSICUM_PIN_DIR);
-	if (err) {
-		fprintf(stderr, "bench: capsicum_load: %d\n", err);
-		return 1;
-	}
 	/* (a') is only the floor of (b) if the hook sets are the same. */
-	if (n >= 0 && floor_check_pinned(CAPSICUM_PIN_DIR)) {
-		fprintf(stderr, "bench: floor and programs differ\n");
+	if (in_child(load_and_check)) {
+		fprintf(stderr, "bench: loading Capsicum failed\n");
 		return 1;
 	}
 	failed |= run_config("b", PLAIN);

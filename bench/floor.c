@@ -26,7 +26,6 @@
 
 static int link_fds[FLOOR_MAX];
 static int prog_fds[FLOOR_MAX];
-static char names[FLOOR_MAX][BPF_OBJ_NAME_LEN * 4];
 static int nfloor;
 
 /* The kernel function a program of this type and section attaches to. */
@@ -92,8 +91,6 @@ static int attach_empty(const struct bpf_program *prog, const struct btf *btf)
 	}
 	prog_fds[nfloor] = fd;
 	link_fds[nfloor] = link;
-	snprintf(names[nfloor], sizeof(names[nfloor]), "%s",
-		 bpf_program__name(prog));
 	nfloor++;
 	return 0;
 }
@@ -146,26 +143,45 @@ void floor_detach(void)
 	nfloor = 0;
 }
 
+/* Whether the object has a program of this name. */
+static bool in_object(struct bpf_object *obj, const char *name)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj)
+	{
+		if (!strcmp(bpf_program__name(prog), name))
+			return true;
+	}
+	return false;
+}
+
 int floor_check_pinned(const char *pin_dir)
 {
-	DIR *d = opendir(pin_dir);
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	const void *bytes;
 	struct dirent *e;
 	int pinned = 0, err = 0, n = 0;
+	size_t size;
+	DIR *d;
 
-	if (!d)
+	/* The same derivation as floor_attach(), from the same bytes. */
+	bytes = capsicum_bpf__elf_bytes(&size);
+	obj = bpf_object__open_mem(bytes, size, NULL);
+	if (!obj)
 		return -errno;
-	/* floor_detach() forgot the count, not the names. */
-	while (n < FLOOR_MAX && names[n][0])
-		n++;
+	bpf_object__for_each_program(prog, obj) n++;
+	d = opendir(pin_dir);
+	if (!d) {
+		err = -errno;
+		goto out;
+	}
 	while ((e = readdir(d))) {
-		bool found = false;
-
 		if (strncmp(e->d_name, "link_", 5))
 			continue;
 		pinned++;
-		for (int i = 0; i < n && !found; i++)
-			found = !strcmp(names[i], e->d_name + 5);
-		if (!found) {
+		if (!in_object(obj, e->d_name + 5)) {
 			fprintf(stderr, "floor: %s is pinned but not floored\n",
 				e->d_name);
 			err = -ESRCH;
@@ -177,5 +193,7 @@ int floor_check_pinned(const char *pin_dir)
 			pinned);
 		err = -ESRCH;
 	}
+out:
+	bpf_object__close(obj);
 	return err;
 }
