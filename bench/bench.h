@@ -35,7 +35,11 @@ struct op {
 	int iters;
 	/* Impossible in capability mode (global namespaces). */
 	bool needs_global;
-	/* Opens descriptors and fills rights; 0 or -errno. */
+	/* Without setup: one descriptor of path, opened with oflags. */
+	const char *path;
+	int oflags;
+	__u64 need;
+	/* Opens descriptors and fills rights; 0 or -errno. NULL: none. */
 	int (*setup)(struct op_state *st);
 	/* Untimed work before each loop of n calls (queueing connections). */
 	int (*prepare)(struct op_state *st, int n);
@@ -49,6 +53,8 @@ extern const struct op bench_ops[];
 extern const int bench_nops;
 
 void op_state_init(struct op_state *st);
+/* Sets an op up: its own setup, or one descriptor of its path. */
+int op_setup(const struct op *op, struct op_state *st);
 void op_state_close(struct op_state *st);
 
 /* Builds BENCH_DIR; 0 or -errno. */

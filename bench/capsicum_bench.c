@@ -119,7 +119,7 @@ static int config_child(const char *config, enum config_kind kind)
 
 	for (int i = 0; i < bench_nops; i++) {
 		op_state_init(&states[i]);
-		err = bench_ops[i].setup(&states[i]);
+		err = op_setup(&bench_ops[i], &states[i]);
 		if (err) {
 			fprintf(stderr, "bench: %s: setup of %s: %s\n", config,
 				bench_ops[i].name, strerror(-err));

@@ -82,23 +82,35 @@ static int errno_of(long ret)
 	return ret < 0 ? -errno : 0;
 }
 
-/* One descriptor opened from path, needing exactly `rights`. */
-static int open_one(struct op_state *st, const char *path, int flags,
-		    const cap_rights_t *rights)
+/* For the open-then-close operations: fd is what the open returned. */
+static int close_new(int fd)
 {
-	st->fd[0] = open(path, flags);
+	if (fd < 0)
+		return -errno;
+	return errno_of(close(fd));
+}
+
+/*
+ * The common setup: one descriptor of op->path, which needs exactly
+ * op->need (one index-0 rights value; 0 for none, as dup needs none).
+ */
+static int setup_path(const struct op *op, struct op_state *st)
+{
+	st->fd[0] = open(op->path, op->oflags);
 	if (st->fd[0] < 0)
 		return -errno;
-	st->rights[0] = *rights;
+	if (op->need)
+		cap_rights_init(&st->rights[0], op->need);
+	else
+		cap_rights_init(&st->rights[0]);
 	return 0;
 }
 
-static int setup_read(struct op_state *st)
+int op_setup(const struct op *op, struct op_state *st)
 {
-	cap_rights_t r;
-
-	return open_one(st, "/dev/zero", O_RDONLY,
-			cap_rights_init(&r, CAP_READ));
+	if (op->setup)
+		return op->setup(st);
+	return op->path ? setup_path(op, st) : 0;
 }
 
 static int run_read(struct op_state *st)
@@ -106,38 +118,14 @@ static int run_read(struct op_state *st)
 	return read(st->fd[0], buf, 1) == 1 ? 0 : -EIO;
 }
 
-static int setup_write(struct op_state *st)
-{
-	cap_rights_t r;
-
-	return open_one(st, "/dev/null", O_WRONLY,
-			cap_rights_init(&r, CAP_WRITE));
-}
-
 static int run_write(struct op_state *st)
 {
 	return write(st->fd[0], buf, 1) == 1 ? 0 : -EIO;
 }
 
-static int setup_pread(struct op_state *st)
-{
-	cap_rights_t r;
-
-	return open_one(st, BENCH_FILE, O_RDONLY,
-			cap_rights_init(&r, CAP_PREAD));
-}
-
 static int run_pread(struct op_state *st)
 {
 	return pread(st->fd[0], buf, 1, 0) == 1 ? 0 : -EIO;
-}
-
-static int setup_mmap(struct op_state *st)
-{
-	cap_rights_t r;
-
-	return open_one(st, BENCH_FILE, O_RDONLY,
-			cap_rights_init(&r, CAP_MMAP_R));
 }
 
 static int run_mmap(struct op_state *st)
@@ -149,14 +137,6 @@ static int run_mmap(struct op_state *st)
 	return errno_of(munmap(p, 4096));
 }
 
-static int setup_fstat(struct op_state *st)
-{
-	cap_rights_t r;
-
-	return open_one(st, BENCH_FILE, O_RDONLY,
-			cap_rights_init(&r, CAP_FSTAT));
-}
-
 static int run_fstat(struct op_state *st)
 {
 	struct stat s;
@@ -164,38 +144,15 @@ static int run_fstat(struct op_state *st)
 	return errno_of(fstat(st->fd[0], &s));
 }
 
-static int setup_none(struct op_state *st)
-{
-	(void)st;
-	return 0;
-}
-
 static int run_open(struct op_state *st)
 {
-	int fd = open(BENCH_FILE, O_RDONLY);
-
 	(void)st;
-	if (fd < 0)
-		return -errno;
-	return errno_of(close(fd));
-}
-
-static int setup_openat(struct op_state *st)
-{
-	cap_rights_t r;
-
-	/* openat(O_RDONLY) needs CAP_LOOKUP and CAP_READ of the directory. */
-	return open_one(st, BENCH_DIRFD, O_RDONLY | O_DIRECTORY,
-			cap_rights_init(&r, CAP_LOOKUP, CAP_READ));
+	return close_new(open(BENCH_FILE, O_RDONLY));
 }
 
 static int run_openat(struct op_state *st)
 {
-	int fd = openat(st->fd[0], BENCH_DIR_REL, O_RDONLY);
-
-	if (fd < 0)
-		return -errno;
-	return errno_of(close(fd));
+	return close_new(openat(st->fd[0], BENCH_DIR_REL, O_RDONLY));
 }
 
 static int setup_socketpair(struct op_state *st)
@@ -319,11 +276,7 @@ static int prepare_accept(struct op_state *st, int n)
 
 static int run_accept(struct op_state *st)
 {
-	int c = accept(st->fd[0], NULL, NULL);
-
-	if (c < 0)
-		return -errno;
-	return errno_of(close(c));
+	return close_new(accept(st->fd[0], NULL, NULL));
 }
 
 static int finish_accept(struct op_state *st)
@@ -331,21 +284,9 @@ static int finish_accept(struct op_state *st)
 	return helper_call(st, 0);
 }
 
-static int setup_dup(struct op_state *st)
-{
-	cap_rights_t r;
-
-	/* dup needs no right at all (FreeBSD's rule too). */
-	return open_one(st, "/dev/zero", O_RDONLY, cap_rights_init(&r));
-}
-
 static int run_dup(struct op_state *st)
 {
-	int fd = dup(st->fd[0]);
-
-	if (fd < 0)
-		return -errno;
-	return errno_of(close(fd));
+	return close_new(dup(st->fd[0]));
 }
 
 static int wait_ok(pid_t pid)
@@ -390,20 +331,34 @@ static int run_exec(struct op_state *st)
  * sees none. The tick's position is not deterministic even under icount
  * (QEMU's timers run on the host's main-loop thread), its cost is.
  */
+#define PATH_OP(n, it, p, fl, r, fn)                                           \
+	{                                                                      \
+		.name = n, .iters = it, .path = p, .oflags = fl, .need = r,    \
+		.run = fn                                                      \
+	}
 const struct op bench_ops[] = {
-	{ "read", 400, false, setup_read, NULL, run_read, NULL },
-	{ "write", 400, false, setup_write, NULL, run_write, NULL },
-	{ "pread", 200, false, setup_pread, NULL, run_pread, NULL },
-	{ "mmap", 20, false, setup_mmap, NULL, run_mmap, NULL },
-	{ "fstat", 100, false, setup_fstat, NULL, run_fstat, NULL },
-	{ "open", 40, true, setup_none, NULL, run_open, NULL },
-	{ "openat", 40, false, setup_openat, NULL, run_openat, NULL },
-	{ "socketpair", 80, false, setup_socketpair, NULL, run_socketpair,
-	  NULL },
-	{ "accept", 20, false, setup_accept, prepare_accept, run_accept,
-	  finish_accept },
-	{ "dup", 300, false, setup_dup, NULL, run_dup, NULL },
-	{ "fork", 1, false, setup_none, NULL, run_fork, NULL },
-	{ "exec", 1, true, setup_none, NULL, run_exec, NULL },
+	PATH_OP("read", 400, "/dev/zero", O_RDONLY, CAP_READ, run_read),
+	PATH_OP("write", 400, "/dev/null", O_WRONLY, CAP_WRITE, run_write),
+	PATH_OP("pread", 200, BENCH_FILE, O_RDONLY, CAP_PREAD, run_pread),
+	PATH_OP("mmap", 20, BENCH_FILE, O_RDONLY, CAP_MMAP_R, run_mmap),
+	PATH_OP("fstat", 100, BENCH_FILE, O_RDONLY, CAP_FSTAT, run_fstat),
+	{ .name = "open", .iters = 40, .needs_global = true, .run = run_open },
+	/* openat(O_RDONLY) needs CAP_LOOKUP and CAP_READ of the directory. */
+	PATH_OP("openat", 40, BENCH_DIRFD, O_RDONLY | O_DIRECTORY,
+		CAP_LOOKUP | CAP_READ, run_openat),
+	{ .name = "socketpair",
+	  .iters = 80,
+	  .setup = setup_socketpair,
+	  .run = run_socketpair },
+	{ .name = "accept",
+	  .iters = 20,
+	  .setup = setup_accept,
+	  .prepare = prepare_accept,
+	  .run = run_accept,
+	  .finish = finish_accept },
+	/* dup needs no right at all (FreeBSD's rule too). */
+	PATH_OP("dup", 300, "/dev/zero", O_RDONLY, 0, run_dup),
+	{ .name = "fork", .iters = 1, .run = run_fork },
+	{ .name = "exec", .iters = 1, .needs_global = true, .run = run_exec },
 };
 const int bench_nops = sizeof(bench_ops) / sizeof(bench_ops[0]);
