@@ -52,7 +52,7 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 # BPF objects are inputs of the skeletons; keep them for inspection.
 .SECONDARY: $(BPF_OBJS)
 
-.PHONY: all deps test test-unit selftest run vmlinux clean
+.PHONY: all deps test test-unit selftest run vmlinux clean bench
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
 	$(UNIT_TESTS) $(INITRAMFS)
 
@@ -131,6 +131,30 @@ $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
 		$(SELFTESTS) $(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL)
 
+# --- benchmarks (make bench; not part of make test) -------------------------
+# The static exec target goes in with -t: it has no libraries to copy.
+BENCH_SRCS := bench/capsicum_bench.c bench/ops.c bench/configs.c bench/floor.c
+BENCH_OBJS := $(patsubst %.c,$(O)/%.o,$(BENCH_SRCS))
+BENCH := $(O)/bench/capsicum_bench
+BENCH_EXIT0 := $(O)/bench/bench_exit0
+BENCH_INITRAMFS := $(O)/vm/bench-initramfs.cpio
+
+$(O)/bench/%.o: bench/%.c | $(O)/bench $(SKELS)
+	$(CC) $(CFLAGS) -Idaemon -c $< -o $@
+
+$(BENCH): $(BENCH_OBJS) $(O)/daemon/load.o $(LIBCAPSICUM_A)
+	$(CC) -o $@ $^ -lbpf -lelf -lz
+
+$(BENCH_EXIT0): bench/exit0.c | $(O)/bench
+	$(CC) -std=gnu11 -O2 $(WARN) -static -o $@ $<
+
+$(BENCH_INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(BENCH) \
+		$(BENCH_EXIT0) | $(O)/vm
+	selftests/vm/mkinitramfs.sh $@ -t $(BENCH_EXIT0):/usr/bin/bench_exit0 $(BENCH)
+
+bench: $(BENCH_INITRAMFS)
+	O=$(abspath $(O)) bench/run.sh $(STOCK_KERNELS)
+
 # --- running ----------------------------------------------------------------
 test-unit: $(UNIT_TESTS) $(SELFTESTS)
 	$(UNIT_TESTS) --jobs 2
@@ -152,7 +176,8 @@ test: all
 vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
-$(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm:
+$(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm \
+		$(O)/bench:
 	mkdir -p $@
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.
@@ -161,5 +186,4 @@ clean:
 		-exec rm -rf {} +
 
 -include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
-	$(SELFTEST_OBJS:.o=.d) \
-	$(TEST_OBJS:.o=.d)
+	$(SELFTEST_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d)

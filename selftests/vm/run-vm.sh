@@ -9,7 +9,9 @@
 #                       [$O/vm/initramfs.cpio]
 #   --timeout SECONDS   wall-clock limit for the whole boot          [600]
 #   --icount            deterministic timing: -icount shift=0,sleep=off,
-#                       one vCPU (guest time counts guest instructions)
+#                       one vCPU (guest time counts guest instructions), and
+#                       the guest's RTC runs on that clock from a fixed date
+#   --append ARGS       extra kernel command-line arguments
 #   --root-only         do not repeat the command as uid 1000
 #   --daemon            start capsicumd at boot (its init script) first
 #   --result FILE       keep the result channel (second serial port) here
@@ -28,6 +30,7 @@ icount=0
 as_user=1
 daemon=0
 result=
+append=
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--root-only) as_user=0; shift ;;
 	--daemon) daemon=1; shift ;;
 	--result) result=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "run-vm: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -70,10 +74,12 @@ cat "$initrd" "$work/extra.cpio" >"$work/initrd"
 qemu=(qemu-system-x86_64 -accel tcg -m 1024 -display none -monitor none
 	-no-reboot -nic none
 	-kernel "$image" -initrd "$work/initrd"
-	-append "console=ttyS0 quiet panic=-1 rdinit=/init"
+	-append "console=ttyS0 quiet panic=-1 rdinit=/init${append:+ $append}"
 	-serial stdio -serial "file:$result")
 if [ "$icount" = 1 ]; then
-	qemu+=(-smp 1 -icount shift=0,sleep=off)
+	# A host-time RTC would seed the guest's entropy differently per run.
+	qemu+=(-smp 1 -icount shift=0,sleep=off
+		-rtc base=2026-01-01T00:00:00,clock=vm)
 else
 	qemu+=(-smp 2)
 fi
