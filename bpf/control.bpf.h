@@ -120,6 +120,7 @@ static __always_inline int floor_narrow(struct capsicum_proc *p,
 	}
 	/* The floor keeps no lists: any list makes it allow no ioctl. */
 	nf.nioctls = nf.nioctls == -1 && e->nioctls == -1 ? -1 : 0;
+	p->flags |= CAPSICUM_PROC_LIMITED;
 	return floor_put(p->table_id, (__u64)file, &nf);
 }
 

@@ -29,7 +29,8 @@ int BPF_PROG(capsicum_file_permission, struct file *file, int mask)
 	struct capsicum_proc *p = current_proc();
 	struct rw_need r;
 
-	if (!p || !(mask & (MAY_READ | MAY_WRITE)))
+	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED) ||
+	    !(mask & (MAY_READ | MAY_WRITE)))
 		return 0;
 	r = rw_need_of(current_syscall(), mask);
 	return require(p, file, r.fd, r.need, 0, CAPSICUM_HOOK_FILE_PERMISSION);

@@ -279,9 +279,12 @@ held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
 	struct capsicum_floor_key fk = { .table_id = p->table_id,
 					 .file = (__u64)file };
 	struct capsicum_fd_rights *e;
-	__u64 gen = file_gen(file);
+	__u64 gen;
 
 	held_all(h, fd);
+	if (!(p->flags & CAPSICUM_PROC_LIMITED))
+		return; /* a table for capability mode only */
+	gen = file_gen(file);
 	if (!gen)
 		return; /* no limit ever touched this file */
 	if (fd >= 0 && fd_file(fd) == file) {

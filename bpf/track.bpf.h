@@ -82,8 +82,10 @@ static __always_inline void fd_derive(struct capsicum_proc *p, int srcfd,
 	 * If the entry cannot be stored, the new descriptor must not be
 	 * usable with more than its source: the floor of its file says so.
 	 */
-	if (!e.gen || store_entry(p, file, newfd, &e))
+	if (!e.gen || store_entry(p, file, newfd, &e)) {
+		p->flags |= CAPSICUM_PROC_LIMITED;
 		floor_put(p->table_id, (__u64)file, &e);
+	}
 }
 
 /* The dup family: the source fd is the first argument, the result new. */
@@ -187,8 +189,10 @@ static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
 		return;
 	e.gen = file_gen_assign(file);
 	/* Past a full table the file's floor still says "nothing". */
-	if (!e.gen || store_entry(p, file, newfd, &e))
+	if (!e.gen || store_entry(p, file, newfd, &e)) {
+		p->flags |= CAPSICUM_PROC_LIMITED;
 		floor_put(p->table_id, (__u64)file, &e);
+	}
 }
 
 static __always_inline void openat_exit(const struct pt_regs *regs, long ret)

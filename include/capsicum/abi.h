@@ -301,6 +301,8 @@ struct capsicum_proc {
 #define CAPSICUM_PROC_SHARED_FDS (1U << 1) /* fd table shared (CLONE_FILES) */
 /* A pdfork() child: dies when its last process descriptor is closed. */
 #define CAPSICUM_PROC_PD_CHILD (1U << 2)
+/* Some descriptor or file of this table was ever limited. */
+#define CAPSICUM_PROC_LIMITED (1U << 3)
 
 /* Per-descriptor rights: key (table, fd). */
 struct capsicum_fd_key {
