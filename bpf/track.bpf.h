@@ -23,6 +23,8 @@ static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
 {
 	struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
 
+	if (fd < 0 || (__u32)fd >= p->fd_bound)
+		return; /* no entry was ever stored this high */
 	bpf_map_delete_elem(&cap_fds, &k);
 	bpf_map_delete_elem(&cap_ioctls, &k);
 }
@@ -37,7 +39,7 @@ static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
 	struct capsicum_fd_rights *e;
 	struct capsicum_ioctls *l;
 
-	if (oldfd == newfd)
+	if (oldfd == newfd || !(p->flags & CAPSICUM_PROC_LIMITED))
 		return;
 	e = bpf_map_lookup_elem(&cap_fds, &ko);
 	if (!file || !e || e->file != (__u64)file || e->gen != file_gen(file)) {
