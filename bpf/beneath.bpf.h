@@ -46,6 +46,12 @@ static long beneath_step(__u64 i, void *ctx)
 			return 1; /* the root of the mount tree */
 		w->dentry = (__u64)BPF_CORE_READ(m, mnt_mountpoint);
 		w->mount = (__u64)up;
+		/*
+		 * A mount stacked on the directory itself: a lookup from the
+		 * directory never enters it, so it is not beneath.
+		 */
+		if (w->dentry == w->top && w->mount == w->top_mount)
+			return 1;
 		return 0;
 	}
 	parent = BPF_CORE_READ(d, d_parent);

@@ -44,6 +44,7 @@ struct sibling_scan {
 	__u64 table_id;
 	__u64 gen;
 	__s32 skip_fd;
+	__u32 top;   /* 1 + the highest fd given an entry */
 	__s64 error; /* 64-bit: a 32-bit load would lose the sign */
 };
 
@@ -69,6 +70,7 @@ static long sibling_cb(__u64 i, struct sibling_scan *s)
 		s->error = -ENOMEM;
 		return 1;
 	}
+	s->top = (__u32)i + 1;
 	return 0;
 }
 
@@ -93,6 +95,9 @@ protect_siblings(struct capsicum_proc *p, struct file *file, int fd, __u64 gen)
 	if (max > CAPSICUM_SCAN_FDS)
 		max = CAPSICUM_SCAN_FDS;
 	bpf_loop(max, sibling_cb, &s, 0);
+	/* Entries above fd_bound would never be forgotten on close. */
+	if (s.top)
+		note_fd(p, (int)s.top - 1);
 	return s.error;
 }
 
@@ -120,7 +125,7 @@ static __always_inline int floor_narrow(struct capsicum_proc *p,
 	}
 	/* The floor keeps no lists: any list makes it allow no ioctl. */
 	nf.nioctls = nf.nioctls == -1 && e->nioctls == -1 ? -1 : 0;
-	p->flags |= CAPSICUM_PROC_LIMITED;
+	proc_set_flag(p, CAPSICUM_PROC_LIMITED);
 	return floor_put(p->table_id, (__u64)file, &nf);
 }
 
@@ -372,37 +377,76 @@ static __always_inline int op_get(struct file *file, int fd,
 	return status_ok();
 }
 
-/* Watched pidfd files (pdfork without PD_DAEMON) -> the child's tgid. */
+/* Watched pidfd files (pdfork without PD_DAEMON) -> their child. */
+struct pd_file {
+	__u64 task; /* the child's leader */
+	__u32 tgid;
+	__u32 pad;
+};
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, __u64);
-	__type(value, __u32);
+	__type(value, struct pd_file);
 } pd_files SEC(".maps");
 
 __s64 pd_files_live;
 /* Set once a descriptor was watched: task_free then drops pd_procs. */
 bool pd_used;
 
-static __always_inline int op_pd_watch(struct file *file)
+#define PIDTYPE_TGID_ 1
+
+/* The thread-group leader a struct pid names, as a plain address. */
+static __always_inline __u64 pid_leader(struct pid *pid)
+{
+	__u64 node = (__u64)BPF_CORE_READ(pid, tasks[PIDTYPE_TGID_].first);
+
+	if (!node)
+		return 0;
+	return node - bpf_core_field_offset(struct task_struct, pid_links) -
+	       PIDTYPE_TGID_ * sizeof(struct hlist_node);
+}
+
+/*
+ * "Closing this descriptor kills its process": only the process's parent
+ * may ask (pdfork does, at once), only through a descriptor that holds
+ * CAP_PDKILL, and only once per child.
+ */
+static __always_inline int op_pd_watch(struct file *file, int fd)
 {
 	struct pid *pid = pidfd_pid_of(file);
+	struct capsicum_proc *p = current_proc();
+	struct pd_proc watched = { .state = PD_WATCHED };
+	struct pd_file pf = {};
 	__u64 key = (__u64)file;
-	__u8 watched = PD_WATCHED;
-	__u32 tgid;
+	struct task_struct *child;
+	struct held h;
 
-	if (!pid || !BPF_CORE_READ(pid, tasks[PIDTYPE_TGID].first))
-		return -EBADF; /* not a process descriptor, or reaped */
+	if (!pid)
+		return -EBADF; /* not a process descriptor */
+	child = (struct task_struct *)pid_leader(pid);
+	if (!child)
+		return -ESRCH; /* reaped */
+	if (BPF_CORE_READ(child, real_parent, tgid) !=
+	    (bpf_get_current_pid_tgid() >> 32))
+		return -EPERM;
+	if (p) {
+		held_rights(p, file, fd, &h);
+		if (h.limited && !rights_contain(h.rights, 0, CAP_PDKILL))
+			return -ENOTCAPABLE;
+	}
 	/* The number is read now: 6.1 clears the file's pid on release. */
-	tgid = BPF_CORE_READ(pid, numbers[0].nr);
+	pf.tgid = BPF_CORE_READ(pid, numbers[0].nr);
+	pf.task = watched.task = (__u64)child;
 	pd_used = true;
-	if (bpf_map_update_elem(&pd_procs, &tgid, &watched, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&pd_procs, &tgid))
+	if (bpf_map_update_elem(&pd_procs, &pf.tgid, &watched, BPF_NOEXIST))
+		return bpf_map_lookup_elem(&pd_procs, &pf.tgid) ? -EBUSY
+								: -ENOMEM;
+	if (bpf_map_update_elem(&pd_files, &key, &pf, BPF_NOEXIST)) {
+		bpf_map_delete_elem(&pd_procs, &pf.tgid);
 		return -ENOMEM;
-	if (bpf_map_update_elem(&pd_files, &key, &tgid, BPF_NOEXIST))
-		return bpf_map_lookup_elem(&pd_files, &key) ? status_ok()
-							    : -ENOMEM;
+	}
 	__sync_fetch_and_add(&pd_files_live, 1);
 	return status_ok();
 }
@@ -411,16 +455,18 @@ static __always_inline int op_pd_watch(struct file *file)
 static __always_inline void pd_file_freed(struct file *file)
 {
 	__u64 key = (__u64)file;
-	__u8 doomed = PD_DOOMED;
-	__u32 *tgid;
+	struct pd_file *pf;
+	struct pd_proc *pd;
 
 	if (pd_files_live <= 0)
 		return;
-	tgid = bpf_map_lookup_elem(&pd_files, &key);
-	if (!tgid)
+	pf = bpf_map_lookup_elem(&pd_files, &key);
+	if (!pf)
 		return;
-	/* Only a child still in the table: task_free removed reaped ones. */
-	bpf_map_update_elem(&pd_procs, tgid, &doomed, BPF_EXIST);
+	/* The same child only: a reaped one's number may name another. */
+	pd = bpf_map_lookup_elem(&pd_procs, &pf->tgid);
+	if (pd && pd->task == pf->task)
+		pd->state = PD_DOOMED;
 	bpf_map_delete_elem(&pd_files, &key);
 	__sync_fetch_and_add(&pd_files_live, -1);
 }
@@ -460,7 +506,7 @@ static __always_inline bool fd_request(struct file *file, unsigned int cmd,
 		*status = op_get(file, fd, &req);
 		break;
 	case CAPSICUM_OP_PD_WATCH:
-		*status = op_pd_watch(file);
+		*status = op_pd_watch(file, fd);
 		break;
 	default:
 		*status = -EINVAL;
@@ -494,13 +540,13 @@ int BPF_PROG(capsicum_prctl, int option, unsigned long arg2, unsigned long arg3,
 		p = proc_get_or_create();
 		if (!p)
 			return -ENOMEM;
-		p->flags |= CAPSICUM_PROC_PD_CHILD;
+		proc_set_flag(p, CAPSICUM_PROC_PD_CHILD);
 		return status_ok();
 	case CAPSICUM_OP_ENTER:
 		p = proc_get_or_create();
 		if (!p)
 			return -ENOMEM;
-		p->flags |= CAPSICUM_PROC_CAPMODE;
+		proc_set_flag(p, CAPSICUM_PROC_CAPMODE);
 		return status_ok();
 	default:
 		return -EINVAL;

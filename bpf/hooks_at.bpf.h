@@ -102,8 +102,12 @@ int BPF_PROG(capsicum_file_open, struct file *file)
 		return 0;
 	nr = current_syscall();
 	if (open_flags(nr, &flags)) {
-		l = at_arg(0, open_need(flags));
-		/* The access the kernel granted, whatever user memory says. */
+		/*
+		 * The flags the kernel acts on: O_CREAT and O_TRUNC are still
+		 * in f_flags here, and openat2's copy in user memory may have
+		 * changed since the kernel read it.
+		 */
+		l = at_arg(0, open_need(file->f_flags));
 		if (file->f_mode & FMODE_READ)
 			l.need |= CAP_READ;
 		if (file->f_mode & FMODE_WRITE)
@@ -305,6 +309,22 @@ static __always_inline int exec_at_check(struct capsicum_proc *p, long nr,
 		return at_check(p, at_cwd(CAP_FEXECVE | CAP_LOOKUP),
 				file->f_path.dentry, file->f_path.mnt);
 	return 0;
+}
+
+/*
+ * A script's interpreter (binfmt_script, binfmt_misc) is opened by the
+ * path its first line names: capability mode refuses to run it, as
+ * FreeBSD refuses the lookup. The interpreter's name replaced the
+ * program's in bprm->interp when this runs for it.
+ */
+SEC("lsm/bprm_check_security")
+int BPF_PROG(capsicum_bprm_check, struct linux_binprm *bprm)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (!p || !in_capmode(p) || bprm->interp == bprm->filename)
+		return 0;
+	return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);
 }
 
 #endif

@@ -171,10 +171,32 @@ int BPF_PROG(capsicum_socket_listen, struct socket *sock)
 	return sock_require(sock, CAP_LISTEN);
 }
 
+/* The listener's rights as socket_accept saw them, by thread (track.bpf.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct held);
+} accepting SEC(".maps");
+
 SEC("lsm/socket_accept")
 int BPF_PROG(capsicum_socket_accept, struct socket *sock)
 {
-	return sock_require(sock, CAP_ACCEPT);
+	struct capsicum_proc *p;
+	__u32 tid;
+	struct held h;
+	int err = sock_require(sock, CAP_ACCEPT);
+
+	p = current_proc();
+	if (err || !p || !(p->flags & CAPSICUM_PROC_LIMITED) || !sock->file)
+		return err;
+	held_rights(p, sock->file, (int)syscall_arg(0), &h);
+	if (!h.limited)
+		return 0;
+	tid = (__u32)bpf_get_current_pid_tgid();
+	/* No room to carry the rights over: refuse the accept. */
+	return bpf_map_update_elem(&accepting, &tid, &h, BPF_ANY) ? -ENOMEM : 0;
 }
 
 SEC("lsm/socket_sendmsg")
@@ -226,6 +248,21 @@ SEC("lsm/socket_shutdown")
 int BPF_PROG(capsicum_socket_shutdown, struct socket *sock)
 {
 	return sock_require(sock, CAP_SHUTDOWN);
+}
+
+/*
+ * SCTP binds and connects through setsockopt (SCTP_SOCKOPT_BINDX_ADD,
+ * SCTP_SOCKOPT_CONNECTX...), which reach only this hook: an address, so
+ * capability mode refuses it like bind and connect.
+ */
+SEC("lsm/sctp_bind_connect")
+int BPF_PROG(capsicum_sctp_bind_connect, struct sock *sk, int optname)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (!p || !in_capmode(p))
+		return 0;
+	return capmode_refuse(CAPSICUM_HOOK_SOCKET, (int)syscall_arg(0));
 }
 
 #endif

@@ -14,7 +14,10 @@
 #include <capsicum/abi.h>
 
 /* vmlinux.h has no macros; these are the kernel's errno values. */
+#define EPERM  1
+#define ESRCH  3
 #define EBADF  9
+#define EBUSY  16
 #define ENOMEM 12
 #define EFAULT 14
 #define EINVAL 22
@@ -160,18 +163,23 @@ static __always_inline struct capsicum_proc *proc_of(struct task_struct *leader)
 }
 
 /*
- * pdfork children watched through their descriptor, by global tgid:
- * PD_WATCHED while a descriptor is open, PD_DOOMED once the last one
- * closed. task_free drops the entry, so a reused pid is never hit.
+ * pdfork children watched through their descriptor, by global tgid, with
+ * their leader's task address, so a reused number is told apart: PD_WATCHED
+ * while the descriptor is open, PD_DOOMED once its last reference went.
  */
 #define PD_WATCHED 1
 #define PD_DOOMED  2
+struct pd_proc {
+	__u64 task; /* the child's leader: task_free of this task drops it */
+	__u32 state;
+	__u32 pad;
+};
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, __u32);
-	__type(value, __u8);
+	__type(value, struct pd_proc);
 } pd_procs SEC(".maps");
 
 #define SIGKILL 9
@@ -183,14 +191,16 @@ struct {
  */
 static __always_inline void pd_doom_check(const struct capsicum_proc *p)
 {
+	struct task_struct *leader;
+	struct pd_proc *pd;
 	__u32 tgid;
-	__u8 *state;
 
 	if (!(p->flags & CAPSICUM_PROC_PD_CHILD))
 		return;
 	tgid = bpf_get_current_pid_tgid() >> 32;
-	state = bpf_map_lookup_elem(&pd_procs, &tgid);
-	if (state && *state == PD_DOOMED)
+	pd = bpf_map_lookup_elem(&pd_procs, &tgid);
+	leader = bpf_get_current_task_btf()->group_leader;
+	if (pd && pd->state == PD_DOOMED && pd->task == (__u64)leader)
 		bpf_send_signal(SIGKILL);
 }
 
@@ -338,6 +348,19 @@ static __always_inline void floors_drop(__u64 file)
 			bpf_map_delete_elem(&cap_floors, &fk);
 	}
 	bpf_map_delete_elem(&floor_owners, &file);
+}
+
+/*
+ * Threads of one process set flags concurrently (a limit's LIMITED, a
+ * cap_enter's CAPMODE): one atomic OR, on the 64-bit word that starts
+ * with flags (BPF has no 32-bit atomic OR before -mcpu=v3); the high
+ * half, fd_bound, is ORed with 0.
+ */
+static __always_inline void proc_set_flag(struct capsicum_proc *p, __u32 flag)
+{
+	_Static_assert(__builtin_offsetof(struct capsicum_proc, flags) % 8 == 0,
+		       "flags starts an aligned 64-bit word");
+	__sync_fetch_and_or((__u64 *)&p->flags, (__u64)flag);
 }
 
 /* Entries of p exist only below fd_bound: task_free scans no further. */

@@ -46,15 +46,16 @@
 #define NR_pidfd_send_signal 424
 #define NR_fchmodat2	     452
 
-#define O_ACCMODE 00000003
-#define O_WRONLY  00000001
-#define O_RDWR	  00000002
-#define O_CREAT	  00000100
-#define O_TRUNC	  00001000
-#define O_DSYNC	  00010000
-#define O_PATH	  010000000
-#define S_IFMT	  00170000
-#define S_IFIFO	  0010000
+#define O_ACCMODE   00000003
+#define O_WRONLY    00000001
+#define O_RDWR	    00000002
+#define O_CREAT	    00000100
+#define O_TRUNC	    00001000
+#define O_DSYNC	    00010000
+#define O_PATH	    010000000
+#define __O_TMPFILE 020000000
+#define S_IFMT	    00170000
+#define S_IFIFO	    0010000
 
 /* The lookup a path syscall makes, as its hook sees it. */
 struct at_lookup {
@@ -87,7 +88,7 @@ static __always_inline __u64 open_need(__u64 flags)
 		need |= CAP_READ;
 	if ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR)
 		need |= CAP_WRITE;
-	if (flags & O_CREAT)
+	if (flags & (O_CREAT | __O_TMPFILE))
 		need |= CAP_CREATE;
 	if (flags & O_TRUNC)
 		need |= CAP_FTRUNCATE;

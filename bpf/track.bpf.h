@@ -60,18 +60,15 @@ static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
 		note_fd(p, newfd);
 }
 
-/* newfd is a new file derived from srcfd (accept, openat). */
-static __always_inline void fd_derive(struct capsicum_proc *p, int srcfd,
-				      int newfd)
+/* newfd is a new file derived from a source that held `h` (accept, openat). */
+static __always_inline void fd_derive(struct capsicum_proc *p,
+				      const struct held *hp, int newfd)
 {
-	struct file *src = fd_file(srcfd), *file = fd_file(newfd);
+	struct file *file = fd_file(newfd);
 	struct capsicum_fd_rights e;
-	struct held h;
+	struct held h = *hp;
 
-	if (!src || !file)
-		return;
-	held_rights(p, src, srcfd, &h);
-	if (!h.limited)
+	if (!file || !h.limited)
 		return;
 	e.file = (__u64)file;
 	e.gen = file_gen_assign(file);
@@ -85,7 +82,7 @@ static __always_inline void fd_derive(struct capsicum_proc *p, int srcfd,
 	 * usable with more than its source: the floor of its file says so.
 	 */
 	if (!e.gen || store_entry(p, file, newfd, &e)) {
-		p->flags |= CAPSICUM_PROC_LIMITED;
+		proc_set_flag(p, CAPSICUM_PROC_LIMITED);
 		floor_put(p->table_id, (__u64)file, &e);
 	}
 }
@@ -132,13 +129,25 @@ int BPF_PROG(capsicum_fcntl_exit, const struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/* accept and accept4: the new socket inherits the listener's rights. */
+/*
+ * accept and accept4: the new socket inherits the rights the listener had
+ * when socket_accept checked it (hooks_sock.bpf.h records them by
+ * thread), not whatever the fd number names by the time accept returns.
+ */
 static __always_inline int accept_exit(const struct pt_regs *regs, long ret)
 {
 	struct capsicum_proc *p = current_proc();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct held *h;
 
-	if (p && ret >= 0)
-		fd_derive(p, (int)BPF_CORE_READ(regs, di), (int)ret);
+	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED))
+		return 0;
+	h = bpf_map_lookup_elem(&accepting, &tid);
+	if (!h)
+		return 0;
+	if (ret >= 0)
+		fd_derive(p, h, (int)ret);
+	bpf_map_delete_elem(&accepting, &tid);
 	return 0;
 }
 
@@ -192,9 +201,43 @@ static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
 	e.gen = file_gen_assign(file);
 	/* Past a full table the file's floor still says "nothing". */
 	if (!e.gen || store_entry(p, file, newfd, &e)) {
-		p->flags |= CAPSICUM_PROC_LIMITED;
+		proc_set_flag(p, CAPSICUM_PROC_LIMITED);
 		floor_put(p->table_id, (__u64)file, &e);
 	}
+}
+
+/*
+ * openat's new descriptor gets the rights file_open gave its file as a
+ * floor (hooks_at.bpf.h), read then from the dirfd the lookup used; the
+ * dirfd number may name another file by now. O_PATH opens run no
+ * file_open: their rights come from the dirfd as it is now, which only
+ * matters outside capability mode (capability mode refuses O_PATH).
+ */
+static __always_inline void fd_from_floor(struct capsicum_proc *p, int dirfd,
+					  int newfd)
+{
+	struct file *file = fd_file(newfd), *dir;
+	struct capsicum_floor_key fk = { .table_id = p->table_id,
+					 .file = (__u64)file };
+	struct capsicum_fd_rights *f, e;
+	struct held h;
+
+	if (!file || !(p->flags & CAPSICUM_PROC_LIMITED))
+		return;
+	if (BPF_CORE_READ(file, f_mode) & FMODE_PATH) {
+		dir = fd_file(dirfd);
+		if (!dir)
+			return;
+		held_rights(p, dir, dirfd, &h);
+		fd_derive(p, &h, newfd);
+		return;
+	}
+	f = bpf_map_lookup_elem(&cap_floors, &fk);
+	if (!f || f->gen != file_gen(file))
+		return; /* an unrestricted dirfd: nothing to inherit */
+	e = *f;
+	/* Past a full table the floor already holds the descriptor. */
+	store_entry(p, file, newfd, &e);
 }
 
 static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
@@ -212,7 +255,7 @@ static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
 	if (o_path_escaped(p, dirfd, (int)ret))
 		fd_no_rights(p, (int)ret);
 	else
-		fd_derive(p, dirfd, (int)ret);
+		fd_from_floor(p, dirfd, (int)ret);
 }
 
 SEC("fexit/__x64_sys_openat")
@@ -349,7 +392,7 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 		/* One fd table, one rights table; never freed by either. */
 		child->table_id = p->table_id;
 		child->flags |= CAPSICUM_PROC_SHARED_FDS;
-		p->flags |= CAPSICUM_PROC_SHARED_FDS;
+		proc_set_flag(p, CAPSICUM_PROC_SHARED_FDS);
 		return 0;
 	}
 	child->table_id = __sync_fetch_and_add(&next_table_id, 1) + 1;
@@ -387,8 +430,13 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 		bpf_map_delete_elem(&answers, &tid);
 	}
 	if (pd_used && task->group_leader == task) {
+		struct pd_proc *pd;
+
 		tid = task->tgid;
-		bpf_map_delete_elem(&pd_procs, &tid);
+		pd = bpf_map_lookup_elem(&pd_procs, &tid);
+		/* Not a newer process's entry under a reused number. */
+		if (pd && pd->task == (__u64)task)
+			bpf_map_delete_elem(&pd_procs, &tid);
 	}
 	if (!live_tables)
 		return 0;
