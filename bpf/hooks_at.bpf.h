@@ -58,6 +58,19 @@ static __always_inline int at_check_held(struct capsicum_proc *p,
 	return 0;
 }
 
+/*
+ * The path hooks know the x86-64 path syscalls only. An i386 one from a
+ * process that limited something, or is in capability mode (whose
+ * seccomp filter refuses i386 already), cannot be told apart: refused.
+ */
+static __always_inline int compat_refuse(struct capsicum_proc *p)
+{
+	if (!(p->flags & (CAPSICUM_PROC_LIMITED | CAPSICUM_PROC_CAPMODE)) ||
+	    !compat_syscall())
+		return 0;
+	return deny(ENOTCAPABLE, -1, 0, NULL);
+}
+
 static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,
 				    struct dentry *dentry, struct vfsmount *mnt)
 {
@@ -100,6 +113,9 @@ int BPF_PROG(capsicum_file_open, struct file *file)
 
 	if (!p)
 		return 0;
+	err = compat_refuse(p);
+	if (err)
+		return err;
 	nr = current_syscall();
 	if (open_flags(nr, &flags)) {
 		/*
@@ -136,6 +152,8 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
 
 	if (!p)
 		return 0;
+	if (compat_refuse(p))
+		return -ENOTCAPABLE;
 	nr = current_syscall();
 	if (open_flags(nr, &flags))
 		l = at_arg(0, open_need(flags) | CAP_CREATE);
@@ -168,6 +186,8 @@ lookup_check(struct at_calls c, struct dentry *dentry, struct vfsmount *mnt)
 
 	if (!p)
 		return 0;
+	if (compat_refuse(p))
+		return -ENOTCAPABLE;
 	nr = current_syscall();
 	if (nr == c.at || nr == c.at2)
 		return at_check(p, at_arg(c.arg, c.need), dentry, mnt);

@@ -385,6 +385,18 @@ static __always_inline long current_syscall(void)
 	return BPF_CORE_READ(regs, orig_ax);
 }
 
+#define TS_COMPAT 0x0002
+
+/*
+ * An i386 syscall (int $0x80) from this task: its numbers and registers
+ * are not the x86-64 ones the tables here describe.
+ */
+static __always_inline bool compat_syscall(void)
+{
+	return BPF_CORE_READ(bpf_get_current_task_btf(), thread_info.status) &
+	       TS_COMPAT;
+}
+
 /* Argument n (0-5) of the current syscall, x86-64 calling convention. */
 static __always_inline unsigned long syscall_arg(int n)
 {

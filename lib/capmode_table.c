@@ -13,6 +13,7 @@
 #include <linux/bpf.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 
@@ -109,6 +110,10 @@ static const uint32_t prctl_ok[] = {
 	}
 
 /* Argument checks. */
+#define NE(a, v)                                                               \
+	{                                                                      \
+		.arg = a, .op = CAPMODE_NE, .value = (uint32_t)(v)             \
+	}
 #define DIRFD(a)                                                               \
 	{                                                                      \
 		.arg = a, .op = CAPMODE_NE, .value = (uint32_t)AT_FDCWD        \
@@ -172,7 +177,11 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	ALLOW(rt_sigaction, "FreeBSD: sigaction"),
 	ALLOW(rt_sigprocmask, "FreeBSD: sigprocmask"),
 	ALLOW(rt_sigreturn, "FreeBSD: sigreturn"),
-	ALLOW(ioctl, "FreeBSD: ioctl; CAP_IOCTL and the allowlist"),
+	IF(ioctl, "request != TIOCSTI",
+	   "FreeBSD: ioctl; CAP_IOCTL and the allowlist. TIOCSTI (6.1 still "
+	   "allows it on the own terminal) pushes input to whatever reads "
+	   "the terminal after the sandbox",
+	   NE(1, TIOCSTI)),
 	ALLOW(pread64, "FreeBSD: pread; CAP_PREAD"),
 	ALLOW(pwrite64, "FreeBSD: pwrite; CAP_PWRITE"),
 	ALLOW(readv, "FreeBSD: readv"),

@@ -13,7 +13,10 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/capsicum.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -267,6 +270,11 @@ static int op_readlinkat(int dfd)
 	return do_readlinkat(dfd, "in");
 }
 
+static int op_tmpfile(int dfd)
+{
+	return open_close(dfd, ".", O_TMPFILE | O_RDWR);
+}
+
 static const struct at_case at_cases[] = {
 	{ "mkdirat", CAP_MKDIRAT, op_mkdirat },
 	{ "mknodat fifo", CAP_MKFIFOAT, op_mkfifoat },
@@ -284,6 +292,7 @@ static const struct at_case at_cases[] = {
 	{ "fstatat", CAP_FSTATAT, op_fstatat },
 	{ "statx", CAP_FSTATAT, op_statx },
 	{ "readlinkat", CAP_LOOKUP, op_readlinkat },
+	{ "openat O_TMPFILE needs create", CAP_CREATE, op_tmpfile },
 };
 SELFTEST_ROWS(at_cases);
 
@@ -328,4 +337,81 @@ SELFTEST(at_rights_with_and_without)
 			printf("    case '%s' without: ret %d errno %d\n",
 			       c->name, without, err);
 	}
+}
+
+/*
+ * A mount stacked on the directory after it was opened: lookups from the
+ * descriptor never enter it ("f" is ENOENT), so reaching it by "../x/f"
+ * must not count as beneath either.
+ */
+SELFTEST(beneath_not_into_a_mount_over_the_directory)
+{
+	char top[] = "/tmp/overmount.XXXXXX", x[64], f[80];
+	int dfd, fd;
+
+	if (!selftest_is_root())
+		selftest_skip("needs root (mount)");
+	if (!fixture_loaded() || !ASSERT_OK_PTR(mkdtemp(top), "top"))
+		return;
+	snprintf(x, sizeof(x), "%s/x", top);
+	snprintf(f, sizeof(f), "%s/f", x);
+	if (!ASSERT_OK(mkdir(x, 0755), "x"))
+		return;
+	dfd = open(x, O_RDONLY | O_DIRECTORY);
+	if (!ASSERT_OK(dfd, "open x") ||
+	    !ASSERT_OK(mount("none", x, "tmpfs", 0, NULL), "mount over x"))
+		return;
+	fd = open(f, O_WRONLY | O_CREAT, 0644);
+	if (ASSERT_OK(fd, "file in the mount") &&
+	    ASSERT_OK(fixture_limit_all_but(dfd, CAP_FCHFLAGS), "limit")) {
+		ASSERT_ERRNO(open_close(dfd, "f", O_RDONLY), ENOENT,
+			     "the mount is not under the descriptor");
+		ASSERT_ERRNO(open_close(dfd, "../x/f", O_RDONLY), ENOTCAPABLE,
+			     "nor reachable through ..");
+	}
+	close(fd);
+	umount(x);
+}
+
+/* An i386 syscall from this 64-bit process, through int $0x80. */
+static long int80(long nr, long a, long b, long c)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c)
+			 : "memory");
+	return ret;
+}
+
+#define NR_I386_OPENAT 295
+
+/*
+ * The hooks know x86-64 syscall numbers; an i386 openat through a
+ * restricted dirfd cannot be checked, so it is refused even beneath.
+ */
+SELFTEST(beneath_refuses_i386_lookups)
+{
+	struct tree t;
+	char *path;
+	long ret;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(make_tree(&t), "tree"))
+		return;
+	path = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	if (!ASSERT_TRUE(path != MAP_FAILED, "low memory"))
+		return;
+	strcpy(path, "f");
+	ret = int80(NR_I386_OPENAT, t.dfd, (long)path, O_RDONLY);
+	if (ret == -ENOSYS)
+		selftest_skip("no i386 emulation in this kernel");
+	if (!ASSERT_TRUE(ret >= 0, "an unrestricted dirfd: i386 openat works"))
+		return;
+	close((int)ret);
+	if (!ASSERT_OK(fixture_limit_all_but(t.dfd, CAP_FCHFLAGS), "limit"))
+		return;
+	ASSERT_EQ(int80(NR_I386_OPENAT, t.dfd, (long)path, O_RDONLY),
+		  -ENOTCAPABLE, "restricted: refused");
 }

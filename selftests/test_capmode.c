@@ -397,3 +397,29 @@ SELFTEST(capmode_shell_script_runs_on_held_descriptors)
 	unlink(in);
 	unlink(out);
 }
+
+/* A script's interpreter is looked up by absolute path: refused. */
+SELFTEST(capmode_refuses_a_script_interpreter)
+{
+	struct box b;
+	char *argv[] = { "s", NULL }, *envp[] = { NULL };
+	int fd, status;
+	pid_t pid;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(make_box(&b), "box"))
+		return;
+	fd = openat(b.dfd, "s", O_WRONLY | O_CREAT, 0755);
+	if (!ASSERT_OK(fd, "script") ||
+	    !ASSERT_EQ(write(fd, "#!/bin/sh\nexit 0\n", 18), 18, "write") ||
+	    !ASSERT_OK(close(fd), "close"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		if (cap_enter())
+			_exit(1);
+		syscall(SYS_execveat, b.dfd, "s", argv, envp, 0);
+		_exit(errno == ECAPMODE ? 0 : 2);
+	}
+	status = selftest_wait(pid);
+	ASSERT_EQ(status, 0, "execveat of a script fails with ECAPMODE");
+}

@@ -9,11 +9,14 @@
 #include "fixture.h"
 #include "selftest.h"
 
+#include <capsicum/abi.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/capsicum.h>
 #include <sys/prctl.h>
 #include <sys/procdesc.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -203,4 +206,50 @@ SELFTEST(procdesc_close_kills_unless_daemon)
 	ASSERT_TRUE(status >= 0 && WIFEXITED(status) &&
 			    WEXITSTATUS(status) == 0,
 		    "a PD_DAEMON child outlives its descriptor");
+}
+
+/*
+ * Only the parent may tie its child's life to a descriptor: another
+ * process's pidfd_open() of the child and a watch request through it
+ * fail with EPERM, and closing that pidfd leaves the child alive.
+ */
+SELFTEST(procdesc_watch_only_by_the_parent)
+{
+	int p[2], q[2], pd, status = -1;
+	pid_t child, stranger;
+
+	if (!fixture_loaded() || !ASSERT_OK(pipe(p), "pipe") ||
+	    !ASSERT_OK(pipe(q), "pipe"))
+		return;
+	child = pdfork(&pd, 0);
+	if (child == 0) {
+		char c;
+
+		alarm(30);
+		/* Released by the parent, then one more checked op. */
+		_exit(read(p[0], &c, 1) == 1 && write(q[1], "w", 1) == 1 ? 0
+									 : 1);
+	}
+	if (!ASSERT_OK(child, "pdfork"))
+		return;
+	stranger = fork();
+	if (stranger == 0) {
+		struct capsicum_req req = { .magic = CAPSICUM_REQ_MAGIC,
+					    .version = CAPSICUM_ABI_VERSION,
+					    .op = CAPSICUM_OP_PD_WATCH };
+		int pfd = (int)syscall(SYS_pidfd_open, child, 0);
+
+		if (pfd < 0)
+			_exit(3);
+		errno = 0;
+		if (fcntl(pfd, F_GETFD, &req) != -1 || errno != EPERM)
+			_exit(4);
+		close(pfd);
+		_exit(0);
+	}
+	ASSERT_EQ(selftest_wait(stranger), 0, "the stranger's watch: EPERM");
+	ASSERT_EQ(write(p[1], "x", 1), 1, "release the child");
+	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), child, "pdwait4");
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		    "the child lived");
 }
