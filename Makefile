@@ -46,6 +46,7 @@ UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o resolve.o) \
 	$(addprefix $(O)/daemon/,audit_line.o ratelimit.o)
 RUNAS := $(O)/selftests/vm/runas
 WAITER := $(O)/selftests/vm/waiter
+CAPINFO := $(O)/selftests/vm/capinfo
 INITRAMFS := $(O)/vm/initramfs.cpio
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
@@ -124,11 +125,16 @@ $(RUNAS): selftests/vm/runas.c | $(O)/selftests/vm
 $(WAITER): selftests/vm/waiter.c | $(O)/selftests/vm
 	$(CC) $(CFLAGS) -o $@ $<
 
+# Static: it runs after an exec in capability mode, where no library loads.
+$(CAPINFO): selftests/vm/capinfo.c $(LIBCAPSICUM_A) | $(O)/selftests/vm
+	$(CC) $(CFLAGS) -static -o $@ $< $(LIBCAPSICUM_A)
+
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
-		$(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
+		$(RUNAS) $(WAITER) $(CAPINFO) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
 		selftests/vm/demo.sh | $(O)/vm
 	selftests/vm/mkinitramfs.sh $@ -t daemon/capsicumd.init:/etc/init.d/capsicumd \
 		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
+		-t $(CAPINFO):/bin/capinfo \
 		$(SELFTESTS) $(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL)
 
 # --- benchmarks (make bench; not part of make test) -------------------------

@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -67,6 +69,39 @@ static int proc_request(__u32 op)
  */
 static atomic_int answers_fd = -1;
 
+/* Where cap_enter() leaves the map's descriptor for programs it execs. */
+#define ANSWERS_FD_ENV "CAPSICUM_ANSWERS_FD"
+
+/*
+ * After an execve in capability mode the pin cannot be opened: the
+ * descriptor cap_enter() kept open across exec serves, if it still is a
+ * map (a lookup of a key nobody uses answers ENOENT).
+ */
+static int inherited_answers_map(void)
+{
+	const char *env = getenv(ANSWERS_FD_ENV);
+	struct capsicum_answer a;
+	union bpf_attr attr;
+	__u32 key = 0;
+	char *end;
+	long fd;
+
+	if (!env || (fd = strtol(env, &end, 10)) < 0 || *end || fd > 1 << 20)
+		goto unloaded;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (__u32)fd;
+	attr.key = (__u64)(unsigned long)&key;
+	attr.value = (__u64)(unsigned long)&a;
+	if (syscall(__NR_bpf, BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr)) == 0 ||
+	    errno == ENOENT) {
+		atomic_store(&answers_fd, (int)fd);
+		return (int)fd;
+	}
+unloaded:
+	errno = ENOSYS;
+	return -1;
+}
+
 static int answers_map(void)
 {
 	union bpf_attr attr;
@@ -78,6 +113,8 @@ static int answers_map(void)
 	attr.pathname = (__u64)(unsigned long)CAPSICUM_PIN_ANSWERS;
 	attr.file_flags = BPF_F_RDONLY;
 	fd = (int)syscall(__NR_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+	if (fd < 0 && errno == ECAPMODE)
+		return inherited_answers_map();
 	if (fd < 0) {
 		errno = ENOSYS;
 		return -1;
@@ -239,7 +276,14 @@ static atomic_bool capmode_filter_installed;
  */
 int cap_enter(void)
 {
-	if (answers_map() < 0)
+	char env[16];
+	int map = answers_map();
+
+	if (map < 0)
+		return -1;
+	/* Kept across exec, named in the environment (see above). */
+	snprintf(env, sizeof(env), "%d", map);
+	if (fcntl(map, F_SETFD, 0) || setenv(ANSWERS_FD_ENV, env, 1))
 		return -1;
 	if (proc_request(CAPSICUM_OP_ENTER) < 0)
 		return -1;

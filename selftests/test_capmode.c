@@ -423,3 +423,43 @@ SELFTEST(capmode_refuses_a_script_interpreter)
 	status = selftest_wait(pid);
 	ASSERT_EQ(status, 0, "execveat of a script fails with ECAPMODE");
 }
+
+/*
+ * A program exec'd in capability mode still reaches the control plane:
+ * cap_enter() left the answers map open across exec for it.
+ */
+SELFTEST(capmode_exec_keeps_the_control_plane)
+{
+	char out[256] = "", want[128];
+	cap_rights_t r;
+	int p[2], bin, status;
+	pid_t pid;
+
+	if (!fixture_loaded() || !ASSERT_OK(pipe(p), "pipe"))
+		return;
+	bin = open("/bin/capinfo", O_RDONLY | O_CLOEXEC);
+	if (!ASSERT_OK(bin, "capinfo"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { "capinfo", "1", NULL };
+
+		cap_rights_init(&r, CAP_WRITE, CAP_FSTAT);
+		if (dup2(p[1], 1) != 1 || cap_rights_limit(1, &r) ||
+		    cap_enter())
+			_exit(2);
+		/* With the environment cap_enter() set. */
+		fexecve(bin, argv, environ);
+		_exit(3);
+	}
+	close(p[1]);
+	ASSERT_TRUE(read(p[0], out, sizeof(out) - 1) > 0, "output");
+	status = selftest_wait(pid);
+	ASSERT_EQ(status, 0, "capinfo ran");
+	cap_rights_init(&r, CAP_WRITE, CAP_FSTAT);
+	snprintf(want, sizeof(want), "mode 1\n1 %#llx %#llx\n",
+		 (unsigned long long)r.cr_rights[0],
+		 (unsigned long long)r.cr_rights[1]);
+	if (!ASSERT_TRUE(!strcmp(out, want), "mode and rights after exec"))
+		printf("    got '%s'\n", out);
+}
