@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The matrix against the BPF side's own tables: every syscall that
+ * bpf/syscalls.bpf.h (rights on descriptors) or bpf/syscalls_at.bpf.h
+ * (lookups through a dirfd, capability mode) knows by number is named in
+ * doc/enforcement.md (or, for the capability-mode forms, doc/capmode.md),
+ * so a syscall the programs start to handle cannot go undocumented.
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+/* The whole file as a string (the test runs from the repository root). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+
+	cr_assert_not_null(f, "cannot open %s", path);
+	cr_assert_neq(getdelim(&buf, &len, '\0', f), -1, "read %s", path);
+	fclose(f);
+	return buf;
+}
+
+/* Is `name` in backticks, alone or as a call, in doc? */
+static bool documented(const char *doc, const char *name)
+{
+	char a[80], b[80];
+
+	snprintf(a, sizeof(a), "`%s`", name);
+	snprintf(b, sizeof(b), "`%s(", name);
+	return strstr(doc, a) || strstr(doc, b);
+}
+
+/* Checks every "#define NR_name" of header against the docs; misses. */
+static int check(const char *header, const char *doc1, const char *doc2)
+{
+	char *h = slurp(header), *p = h, name[64];
+	int missing = 0;
+
+	while ((p = strstr(p, "#define NR_"))) {
+		p += strlen("#define NR_");
+		if (sscanf(p, "%63[a-z0-9_]", name) != 1)
+			continue;
+		if (!documented(doc1, name) &&
+		    !(doc2 && documented(doc2, name))) {
+			cr_log_error("%s: NR_%s is in no matrix row", header,
+				     name);
+			missing++;
+		}
+	}
+	free(h);
+	return missing;
+}
+
+Test(matrix_syscalls, bpf_rights_table_is_documented)
+{
+	char *matrix = slurp("doc/enforcement.md");
+
+	cr_expect_eq(check("bpf/syscalls.bpf.h", matrix, NULL), 0);
+	free(matrix);
+}
+
+Test(matrix_syscalls, bpf_lookup_table_is_documented)
+{
+	char *matrix = slurp("doc/enforcement.md");
+	char *capmode = slurp("doc/capmode.md");
+
+	cr_expect_eq(check("bpf/syscalls_at.bpf.h", matrix, capmode), 0);
+	free(matrix);
+	free(capmode);
+}
+
+/* The check itself: an undocumented name is found. */
+Test(matrix_syscalls, a_missing_name_is_caught)
+{
+	cr_expect(!documented("| `read` | yes |", "pread64"));
+	cr_expect(documented("| `read`, `readv` |", "readv"));
+	cr_expect(documented("`mmap(PROT_EXEC)`", "mmap"));
+}
