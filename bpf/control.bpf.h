@@ -379,7 +379,7 @@ static __always_inline int op_get(struct file *file, int fd,
 
 /* Watched pidfd files (pdfork without PD_DAEMON) -> their child. */
 struct pd_file {
-	__u64 task; /* the child's leader */
+	__u64 pid; /* the child's struct pid: it stays across exec */
 	__u32 tgid;
 	__u32 pad;
 };
@@ -438,7 +438,8 @@ static __always_inline int op_pd_watch(struct file *file, int fd)
 	}
 	/* The number is read now: 6.1 clears the file's pid on release. */
 	pf.tgid = BPF_CORE_READ(pid, numbers[0].nr);
-	pf.task = watched.task = (__u64)child;
+	watched.task = (__u64)child;
+	pf.pid = watched.pid = (__u64)pid;
 	pd_used = true;
 	if (bpf_map_update_elem(&pd_procs, &pf.tgid, &watched, BPF_NOEXIST))
 		return bpf_map_lookup_elem(&pd_procs, &pf.tgid) ? -EBUSY
@@ -449,6 +450,22 @@ static __always_inline int op_pd_watch(struct file *file, int fd)
 	}
 	__sync_fetch_and_add(&pd_files_live, 1);
 	return status_ok();
+}
+
+/*
+ * A pdfork child's thread execs: it is about to become the leader, and
+ * the entry must follow it (task_free of the old leader leaves it alone).
+ */
+static __always_inline void pd_exec_carry(struct task_struct *task)
+{
+	__u32 tgid = task->tgid;
+	struct pd_proc *pd;
+
+	if (!pd_used)
+		return;
+	pd = bpf_map_lookup_elem(&pd_procs, &tgid);
+	if (pd && pd->task == (__u64)task->group_leader)
+		pd->task = (__u64)task;
 }
 
 /* The last reference to a watched pidfd is gone: its process is doomed. */
@@ -465,7 +482,7 @@ static __always_inline void pd_file_freed(struct file *file)
 		return;
 	/* The same child only: a reaped one's number may name another. */
 	pd = bpf_map_lookup_elem(&pd_procs, &pf->tgid);
-	if (pd && pd->task == pf->task)
+	if (pd && pd->pid == pf->pid)
 		pd->state = PD_DOOMED;
 	bpf_map_delete_elem(&pd_files, &key);
 	__sync_fetch_and_add(&pd_files_live, -1);

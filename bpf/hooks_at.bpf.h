@@ -58,15 +58,19 @@ static __always_inline int at_check_held(struct capsicum_proc *p,
 	return 0;
 }
 
+#define X32_SYSCALL_BIT 0x40000000
+
 /*
- * The path hooks know the x86-64 path syscalls only. An i386 one from a
+ * The path hooks know the x86-64 path syscalls only. An i386 or x32 one
+ * from a
  * process that limited something, or is in capability mode (whose
  * seccomp filter refuses i386 already), cannot be told apart: refused.
  */
 static __always_inline int compat_refuse(struct capsicum_proc *p)
 {
-	if (!(p->flags & (CAPSICUM_PROC_LIMITED | CAPSICUM_PROC_CAPMODE)) ||
-	    !compat_syscall())
+	if (!(p->flags & (CAPSICUM_PROC_LIMITED | CAPSICUM_PROC_CAPMODE)))
+		return 0;
+	if (!compat_syscall() && !(current_syscall() & X32_SYSCALL_BIT))
 		return 0;
 	return deny(ENOTCAPABLE, -1, 0, NULL);
 }

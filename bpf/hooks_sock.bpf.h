@@ -171,32 +171,40 @@ int BPF_PROG(capsicum_socket_listen, struct socket *sock)
 	return sock_require(sock, CAP_LISTEN);
 }
 
-/* The listener's rights as socket_accept saw them, by thread (track.bpf.h). */
+/*
+ * The listener's rights as socket_accept saw them, and the new socket
+ * they are for, by thread (track.bpf.h).
+ */
+struct accepting {
+	struct held held;
+	__u64 newsock; /* struct socket * */
+};
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, __u32);
-	__type(value, struct held);
+	__type(value, struct accepting);
 } accepting SEC(".maps");
 
 SEC("lsm/socket_accept")
-int BPF_PROG(capsicum_socket_accept, struct socket *sock)
+int BPF_PROG(capsicum_socket_accept, struct socket *sock,
+	     struct socket *newsock)
 {
+	struct accepting a = { .newsock = (__u64)newsock };
 	struct capsicum_proc *p;
 	__u32 tid;
-	struct held h;
 	int err = sock_require(sock, CAP_ACCEPT);
 
 	p = current_proc();
 	if (err || !p || !(p->flags & CAPSICUM_PROC_LIMITED) || !sock->file)
 		return err;
-	held_rights(p, sock->file, (int)syscall_arg(0), &h);
-	if (!h.limited)
+	held_rights(p, sock->file, (int)syscall_arg(0), &a.held);
+	if (!a.held.limited)
 		return 0;
 	tid = (__u32)bpf_get_current_pid_tgid();
 	/* No room to carry the rights over: refuse the accept. */
-	return bpf_map_update_elem(&accepting, &tid, &h, BPF_ANY) ? -ENOMEM : 0;
+	return bpf_map_update_elem(&accepting, &tid, &a, BPF_ANY) ? -ENOMEM : 0;
 }
 
 SEC("lsm/socket_sendmsg")

@@ -171,6 +171,7 @@ static __always_inline struct capsicum_proc *proc_of(struct task_struct *leader)
 #define PD_DOOMED  2
 struct pd_proc {
 	__u64 task; /* the child's leader: task_free of this task drops it */
+	__u64 pid;  /* its struct pid, which the watched pidfd names */
 	__u32 state;
 	__u32 pad;
 };
@@ -326,12 +327,31 @@ static __always_inline int floor_put(__u64 table_id, __u64 file,
 		if (bpf_map_update_elem(&floor_owners, &file, &no, BPF_NOEXIST))
 			__sync_fetch_and_add(&floors_unowned, 1);
 	} else if (o->table[0] != table_id && o->table[1] != table_id) {
-		if (!o->table[1])
+		if (!o->table[0])
+			o->table[0] = table_id;
+		else if (!o->table[1])
 			o->table[1] = table_id;
 		else
 			__sync_fetch_and_add(&floors_unowned, 1);
 	}
 	return 0;
+}
+
+/* Table table_id lets go of its floor of file (it exits). */
+static __always_inline void floor_release(__u64 table_id, __u64 file)
+{
+	struct capsicum_floor_key fk = { .table_id = table_id, .file = file };
+	struct floor_owners *o;
+
+	if (bpf_map_delete_elem(&cap_floors, &fk))
+		return;
+	o = bpf_map_lookup_elem(&floor_owners, &file);
+	if (!o)
+		return;
+	if (o->table[0] == table_id)
+		o->table[0] = 0;
+	else if (o->table[1] == table_id)
+		o->table[1] = 0;
 }
 
 /* The file is gone: so are its floors. */

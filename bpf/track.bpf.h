@@ -23,8 +23,13 @@ static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
 {
 	struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
 
-	if (fd < 0 || (__u32)fd >= p->fd_bound)
-		return; /* no entry was ever stored this high */
+	/*
+	 * No entry was ever stored this high, unless another process shares
+	 * the table (CLONE_FILES) and stored it: fd_bound is per process.
+	 */
+	if (fd < 0 || ((__u32)fd >= p->fd_bound &&
+		       !(p->flags & CAPSICUM_PROC_SHARED_FDS)))
+		return;
 	bpf_map_delete_elem(&cap_fds, &k);
 	bpf_map_delete_elem(&cap_ioctls, &k);
 }
@@ -60,6 +65,17 @@ static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
 		note_fd(p, newfd);
 }
 
+/*
+ * A syscall already gave out a descriptor whose rights cannot be written
+ * anywhere (every table full): rather than let it be used unrestricted,
+ * the process dies, and the denial log says why.
+ */
+static __always_inline void fail_closed(void)
+{
+	report(CAPSICUM_HOOK_FILE_OPEN, ENOMEM, -1, 0, 0, NULL);
+	bpf_send_signal(SIGKILL);
+}
+
 /* newfd is a new file derived from a source that held `h` (accept, openat). */
 static __always_inline void fd_derive(struct capsicum_proc *p,
 				      const struct held *hp, int newfd)
@@ -83,7 +99,8 @@ static __always_inline void fd_derive(struct capsicum_proc *p,
 	 */
 	if (!e.gen || store_entry(p, file, newfd, &e)) {
 		proc_set_flag(p, CAPSICUM_PROC_LIMITED);
-		floor_put(p->table_id, (__u64)file, &e);
+		if (!e.gen || floor_put(p->table_id, (__u64)file, &e))
+			fail_closed();
 	}
 }
 
@@ -138,15 +155,19 @@ static __always_inline int accept_exit(const struct pt_regs *regs, long ret)
 {
 	struct capsicum_proc *p = current_proc();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct held *h;
+	struct accepting *a;
+	struct file *file;
 
 	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED))
 		return 0;
-	h = bpf_map_lookup_elem(&accepting, &tid);
-	if (!h)
+	a = bpf_map_lookup_elem(&accepting, &tid);
+	if (!a)
 		return 0;
-	if (ret >= 0)
-		fd_derive(p, h, (int)ret);
+	file = ret >= 0 ? fd_file((int)ret) : NULL;
+	/* Only onto the socket accept made, not what another thread put there.
+	 */
+	if (file && (__u64)BPF_CORE_READ(file, private_data) == a->newsock)
+		fd_derive(p, &a->held, (int)ret);
 	bpf_map_delete_elem(&accepting, &tid);
 	return 0;
 }
@@ -202,7 +223,8 @@ static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
 	/* Past a full table the file's floor still says "nothing". */
 	if (!e.gen || store_entry(p, file, newfd, &e)) {
 		proc_set_flag(p, CAPSICUM_PROC_LIMITED);
-		floor_put(p->table_id, (__u64)file, &e);
+		if (!e.gen || floor_put(p->table_id, (__u64)file, &e))
+			fail_closed();
 	}
 }
 
@@ -402,8 +424,9 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 	fdt = BPF_CORE_READ(bpf_get_current_task_btf(), files, fdt);
 	max = BPF_CORE_READ(fdt, max_fds);
 	c.fds = BPF_CORE_READ(fdt, fd);
+	/* Descriptors past the scan could not carry their rights over. */
 	if (max > CAPSICUM_SCAN_FDS)
-		max = CAPSICUM_SCAN_FDS;
+		return (p->flags & CAPSICUM_PROC_LIMITED) ? -ENOMEM : 0;
 	bpf_loop(max, copy_fd_cb, &c, 0);
 	return c.error;
 }
@@ -415,6 +438,49 @@ static long drop_fd_cb(__u64 i, __u64 *table_id)
 
 	bpf_map_delete_elem(&cap_ioctls, &k);
 	bpf_map_delete_elem(&cap_fds, &k);
+	return 0;
+}
+
+/* bpf_loop body: the exiting table lets go of the floor of fd i's file. */
+static long release_floor_cb(__u64 i, struct table_copy *c)
+{
+	struct file *file = NULL;
+
+	bpf_probe_read_kernel(&file, sizeof(file), &c->fds[i]);
+	if (file)
+		floor_release(c->from, (__u64)file);
+	return 0;
+}
+
+/*
+ * The last thread of a process exits, its fd table still open (the
+ * tracepoint runs before exit_files): its floors of the files it holds go
+ * now, as the files may live on in other processes (a forked server's
+ * children hold its listener). Floors of files it closed earlier go when
+ * those files are freed.
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(capsicum_process_exit, struct task_struct *task)
+{
+	struct task_struct *leader = task->group_leader;
+	struct table_copy c = {};
+	struct capsicum_proc *p;
+	struct fdtable *fdt;
+	__u32 max;
+
+	if (!live_tables || !leader->bpf_storage)
+		return 0;
+	p = bpf_task_storage_get(&cap_procs, leader, 0, 0);
+	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED) ||
+	    (p->flags & CAPSICUM_PROC_SHARED_FDS) ||
+	    BPF_CORE_READ(task, signal, live.counter) != 0)
+		return 0;
+	fdt = BPF_CORE_READ(task, files, fdt);
+	max = BPF_CORE_READ(fdt, max_fds);
+	c.from = p->table_id;
+	c.fds = BPF_CORE_READ(fdt, fd);
+	bpf_loop(max < CAPSICUM_SCAN_FDS ? max : CAPSICUM_SCAN_FDS,
+		 release_floor_cb, &c, 0);
 	return 0;
 }
 
@@ -511,6 +577,8 @@ int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
 			__sync_fetch_and_add(&live_tables, 1);
 		mine->table_id = p->table_id;
 		mine->flags = p->flags;
+		mine->fd_bound = p->fd_bound;
+		pd_exec_carry(task);
 	}
 	return 0;
 }

@@ -4,7 +4,9 @@
 #include "load.h"
 #include "selftest.h"
 
+#include <string.h>
 #include <sys/capsicum.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 bool fixture_loaded(void)
@@ -22,4 +24,31 @@ int fixture_limit_all_but(int fd, uint64_t right)
 	CAP_ALL(&r);
 	cap_rights_clear(&r, right);
 	return cap_rights_limit(fd, &r);
+}
+
+int fixture_pass_to_self(int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c = 'x';
+	struct iovec v = { &c, 1 };
+	struct msghdr m = { .msg_iov = &v,
+			    .msg_iovlen = 1,
+			    .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+	int sv[2], got = -1;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(h), &fd, sizeof(int));
+	if (sendmsg(sv[0], &m, 0) == 1 && recvmsg(sv[1], &m, 0) == 1) {
+		h = CMSG_FIRSTHDR(&m);
+		if (h)
+			memcpy(&got, CMSG_DATA(h), sizeof(int));
+	}
+	close(sv[0]);
+	close(sv[1]);
+	return got;
 }

@@ -11,4 +11,7 @@ bool fixture_loaded(void);
 /* Limits fd to every right except the bits of `right` (CAP_* value). */
 int fixture_limit_all_but(int fd, uint64_t right);
 
+/* Sends fd to this process over SCM_RIGHTS; the received descriptor. */
+int fixture_pass_to_self(int fd);
+
 #endif

@@ -108,34 +108,6 @@ SELFTEST(accept_inherits_the_listener_it_waited_on)
 			     "the accepted socket has l1's rights");
 }
 
-/* Sends fd to ourselves over SCM_RIGHTS; the received descriptor. */
-static int pass_to_self(int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c = 'x';
-	struct iovec v = { &c, 1 };
-	struct msghdr m = { .msg_iov = &v,
-			    .msg_iovlen = 1,
-			    .msg_control = cbuf,
-			    .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-	int sv[2], got = -1;
-
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return -1;
-	h->cmsg_level = SOL_SOCKET;
-	h->cmsg_type = SCM_RIGHTS;
-	h->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(h), &fd, sizeof(int));
-	if (sendmsg(sv[0], &m, 0) != 1 || recvmsg(sv[1], &m, 0) != 1)
-		return -1;
-	h = CMSG_FIRSTHDR(&m);
-	if (h)
-		memcpy(&got, CMSG_DATA(h), sizeof(int));
-	close(sv[0]);
-	close(sv[1]);
-	return got;
-}
-
 /*
  * A sibling's explicit full entry (dup-then-limit) is forgotten when the
  * sibling closes: the same file, back at that number, is not writable.
@@ -155,7 +127,7 @@ SELFTEST(closed_sibling_entry_never_revives)
 	    !ASSERT_EQ(write(200, "x", 1), 1, "the sibling stays full") ||
 	    !ASSERT_OK(close(200), "close the sibling"))
 		return;
-	got = pass_to_self(f);
+	got = fixture_pass_to_self(f);
 	if (!ASSERT_OK(got, "received") ||
 	    !ASSERT_EQ(dup2(got, 200), 200, "the file back at 200"))
 		return;

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How long table state lives across fork, exec from a non-leader thread,
+ * CLONE_FILES and process exit: no entry outlives its descriptor, no
+ * floor its process, and a pdfork child stays tied to its descriptor.
+ * The exec cases re-run this binary with R2_PHASE set; the phase runs
+ * from a constructor, before main.
+ */
+#define _GNU_SOURCE
+#include "fixture.h"
+#include "selftest.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capsicum.h>
+#include <sys/procdesc.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Phase 2 after exec: runs before main. */
+__attribute__((constructor)) static void r2_phase2(void)
+{
+	const char *ph = getenv("R2_PHASE");
+	int got;
+
+	if (!ph)
+		return;
+	if (!strcmp(ph, "bound")) {
+		/* fd 10: stale entry RW; fd 11: entry READ; floor READ */
+		close(10);
+		got = fixture_pass_to_self(11);
+		if (got < 0 || dup2(got, 10) != 10)
+			_exit(3);
+		_exit(write(10, "x", 1) == 1 ? 1 : 0); /* 1: widened */
+	}
+	if (!strcmp(ph, "pd")) {
+		char c;
+		/* tell parent we exec'd, then wait for go and do checked ops */
+		if (write(21, "e", 1) != 1)
+			_exit(100);
+		if (read(20, &c, 1) != 1)
+			_exit(101);
+		/* The first checked operation after the close kills. */
+		for (int i = 0; i < 50; i++)
+			if (write(21, "w", 1) != 1)
+				_exit(102);
+		_exit(0); /* survived */
+	}
+}
+
+static void *exec_thread(void *arg)
+{
+	char *argv[] = { "capsicum_selftests", "--list", NULL };
+	char *envp[] = { (char *)arg, NULL };
+
+	execve("/proc/self/exe", argv, envp);
+	_exit(99);
+}
+
+static int exec_from(bool nonleader, const char *env)
+{
+	char *argv[] = { "capsicum_selftests", "--list", NULL };
+	char *envp[] = { (char *)env, NULL };
+	pthread_t th;
+
+	if (!nonleader) {
+		execve("/proc/self/exe", argv, envp);
+		_exit(99);
+	}
+	pthread_create(&th, NULL, exec_thread, (void *)env);
+	for (;;)
+		pause();
+}
+
+static int bound_case(bool nonleader)
+{
+	char path[] = "/tmp/r2b.XXXXXX";
+	cap_rights_t rw, ro;
+	pid_t pid = fork();
+	int f;
+
+	if (pid == 0) {
+		f = mkstemp(path);
+		unlink(path);
+		cap_rights_init(&rw, CAP_READ, CAP_WRITE);
+		cap_rights_init(&ro, CAP_READ);
+		if (f < 0 || dup2(f, 10) != 10 || dup2(f, 11) != 11 ||
+		    cap_rights_limit(10, &rw) || cap_rights_limit(11, &ro))
+			_exit(4);
+		close(f);
+		exec_from(nonleader, "R2_PHASE=bound");
+	}
+	return selftest_wait(pid);
+}
+
+SELFTEST(nonleader_exec_keeps_fd_bound)
+{
+	if (!fixture_loaded())
+		return;
+	ASSERT_EQ(bound_case(false), 0, "leader exec: no stale entry revives");
+	ASSERT_EQ(bound_case(true), 0,
+		  "non-leader exec: no stale entry revives");
+}
+
+static int pd_case(bool nonleader)
+{
+	int p[2], q[2], pd, status = -1;
+	pid_t pid;
+	char c;
+
+	if (pipe(p) || pipe(q))
+		return -1;
+	pid = pdfork(&pd, 0);
+	if (pid == 0) {
+		alarm(30);
+		dup2(p[0], 20);
+		dup2(q[1], 21);
+		exec_from(nonleader, "R2_PHASE=pd");
+	}
+	close(q[1]);
+	if (pid < 0 || read(q[0], &c, 1) != 1 || c != 'e')
+		return -2;
+	if (close(pd) || write(p[1], "x", 1) != 1 ||
+	    waitpid(pid, &status, __WALL) != pid)
+		return -3;
+	return status;
+}
+
+SELFTEST(pd_child_nonleader_exec_still_dies_on_close)
+{
+	int st;
+
+	if (!fixture_loaded())
+		return;
+	st = pd_case(false);
+	ASSERT_TRUE(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+		    "leader exec: close kills");
+	st = pd_case(true);
+	if (!(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL))
+		fprintf(stderr, "nonleader status %d exited=%d code=%d\n", st,
+			WIFEXITED(st), WEXITSTATUS(st));
+	ASSERT_TRUE(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+		    "non-leader exec: close kills");
+}
+
+SELFTEST(fork_with_fds_past_the_scan_fails_closed)
+{
+	char path[] = "/tmp/r2h.XXXXXX";
+	struct rlimit rl = { 100000, 100000 };
+	cap_rights_t ro;
+	pid_t pid;
+	int f;
+
+	if (!fixture_loaded())
+		return;
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		selftest_skip("no rlimit");
+		return;
+	}
+	f = mkstemp(path);
+	unlink(path);
+	cap_rights_init(&ro, CAP_READ);
+	if (!ASSERT_EQ(dup2(f, 70000), 70000, "dup2 high") ||
+	    !ASSERT_OK(cap_rights_limit(70000, &ro), "limit"))
+		return;
+	close(f);
+	ASSERT_ERRNO(write(70000, "x", 1), ENOTCAPABLE, "parent limited");
+	/* The copy stops at the scan: such a fork fails rather than widen. */
+	pid = fork();
+	if (pid == 0)
+		_exit(write(70000, "x", 1) == 1 ? 1 : 0);
+	if (pid < 0)
+		ASSERT_EQ(errno, ENOMEM, "fork refused");
+	else
+		ASSERT_EQ(selftest_wait(pid), 0, "child keeps the limit");
+	close(70000);
+}
+
+static int listener(struct sockaddr_in *a)
+{
+	socklen_t l = sizeof(*a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a->sin_family = AF_INET;
+	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a->sin_port = 0;
+	if (fd < 0 || bind(fd, (struct sockaddr *)a, sizeof(*a)) ||
+	    listen(fd, 4) || getsockname(fd, (struct sockaddr *)a, &l))
+		return -1;
+	return fd;
+}
+
+SELFTEST(exited_children_return_their_floors)
+{
+	struct rlimit rl = { 4096, 4096 };
+	struct sockaddr_in a;
+	cap_rights_t ro, rd;
+	int l, c, s, nf = 0, forks = 0, failed = 0;
+	pid_t pid;
+
+	if (!fixture_loaded())
+		return;
+	pid = fork();
+	if (pid) {
+		ASSERT_EQ(selftest_wait(pid), 0,
+			  "accepted socket stays narrow");
+		return;
+	}
+	setrlimit(RLIMIT_NOFILE, &rl);
+	l = listener(&a);
+	cap_rights_init(&ro, CAP_ACCEPT, CAP_READ);
+	if (l < 0 || cap_rights_limit(l, &ro))
+		_exit(10);
+	cap_rights_init(&rd, CAP_READ);
+	for (int i = 0; i < 2000; i++) {
+		int f = open("/proc/self/exe", O_RDONLY);
+		if (f < 0 || cap_rights_limit(f, &rd))
+			break;
+		nf++;
+	}
+	for (int i = 0; i < 80; i++) {
+		pid_t k = fork();
+		if (k == 0)
+			_exit(0);
+		if (k < 0) {
+			failed++;
+			continue;
+		}
+		waitpid(k, NULL, 0);
+		forks++;
+	}
+	fprintf(stderr, "limited %d files, %d forks ok, %d failed\n", nf, forks,
+		failed);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (connect(c, (struct sockaddr *)&a, sizeof(a)))
+		_exit(11);
+	s = accept(l, NULL, NULL);
+	if (s < 0) {
+		fprintf(stderr, "accept: %m\n");
+		_exit(12);
+	}
+	if (write(s, "x", 1) == 1) {
+		fprintf(stderr, "accepted socket writable: widened\n");
+		_exit(1);
+	}
+	fprintf(stderr, "write: %m\n");
+	_exit(0);
+}
+
+static int clone_child(void *arg)
+{
+	int got;
+
+	(void)arg;
+	close(10); /* shared fd table: closes the parent's fd 10 too */
+	got = fixture_pass_to_self(11);
+	if (got < 0 || dup2(got, 10) != 10)
+		return 3;
+	return write(10, "x", 1) == 1 ? 1 : 0;
+}
+
+SELFTEST(clone_files_child_close_forgets_entries)
+{
+	char path[] = "/tmp/r2c.XXXXXX";
+	static char stack[65536];
+	cap_rights_t rw, ro;
+	pid_t pid;
+	int f;
+
+	if (!fixture_loaded())
+		return;
+	f = mkstemp(path);
+	unlink(path);
+	cap_rights_init(&rw, CAP_READ, CAP_WRITE);
+	cap_rights_init(&ro, CAP_READ);
+	if (!ASSERT_EQ(dup2(f, 10), 10, "10") ||
+	    !ASSERT_EQ(dup2(f, 11), 11, "11") ||
+	    !ASSERT_OK(cap_rights_limit(10, &rw), "limit 10") ||
+	    !ASSERT_OK(cap_rights_limit(11, &ro), "limit 11"))
+		return;
+	close(f);
+	pid = clone(clone_child, stack + sizeof(stack), CLONE_FILES | SIGCHLD,
+		    NULL);
+	ASSERT_EQ(selftest_wait(pid), 0,
+		  "no stale entry revives in a CLONE_FILES child");
+}
+
+SELFTEST(x32_lookups_refused)
+{
+	cap_rights_t r;
+	int d, f, g;
+
+	if (!fixture_loaded())
+		return;
+	d = open("/tmp", O_RDONLY | O_DIRECTORY);
+	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_FSTAT);
+	if (!ASSERT_OK(cap_rights_limit(d, &r), "limit dir"))
+		return;
+	ASSERT_ERRNO(openat(d, "../etc/passwd", O_RDONLY), ENOTCAPABLE,
+		     "x86-64 openat escape refused");
+	f = syscall(0x40000000 | __NR_openat, d, "../etc/passwd", O_RDONLY);
+	if (f < 0 && errno == ENOSYS) {
+		selftest_skip("x32 disabled");
+		return;
+	}
+	g = syscall(0x40000000 | __NR_openat, d, "x32probe", O_RDWR | O_CREAT,
+		    0600);
+	fprintf(stderr,
+		"x32 openat escape: %d (%m); O_RDWR|O_CREAT via ro dir: %d\n",
+		f, g);
+	ASSERT_TRUE(f < 0, "x32 openat escape refused");
+	ASSERT_TRUE(g < 0,
+		    "x32 openat create through a read-only dirfd refused");
+}
