@@ -96,6 +96,10 @@ static const uint32_t prctl_ok[] = {
 	PR_GET_SPECULATION_CTRL,
 };
 
+/* The control plane reads its answers map; after exec it checks the map. */
+static const uint32_t bpf_ok[] = { BPF_MAP_LOOKUP_ELEM,
+				   BPF_OBJ_GET_INFO_BY_FD };
+
 #define ROW(n, v, w)                                                           \
 	{                                                                      \
 		.name = #n, .nr = __NR_##n, .verdict = v, .cond = "", .why = w \
@@ -532,9 +536,10 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	ALLOW(getrandom, "FreeBSD: getrandom"),
 	ALLOW(memfd_create, "FreeBSD: shm_open(SHM_ANON), memfd_create"),
 	DENY(kexec_file_load, P_PRIV),
-	IF(bpf, "cmd == BPF_MAP_LOOKUP_ELEM",
-	   "control plane answers map, opened before entry",
-	   EQ(0, BPF_MAP_LOOKUP_ELEM)),
+	IF(bpf, "cmd is BPF_MAP_LOOKUP_ELEM or BPF_OBJ_GET_INFO_BY_FD",
+	   "control plane answers map, opened before entry (and checked "
+	   "after an exec)",
+	   ONE_OF(0, bpf_ok)),
 	IF(execveat, C_DIRFD, "FreeBSD: fexecve (AT_EMPTY_PATH); BPF checks",
 	   DIRFD(0)),
 	DENY(userfaultfd, "Linux only; a kernel-exploit primitive"),

@@ -81,12 +81,23 @@ static int inherited_answers_map(void)
 {
 	const char *env = getenv(ANSWERS_FD_ENV);
 	struct capsicum_answer a;
+	struct bpf_map_info info;
 	union bpf_attr attr;
 	__u32 key = 0;
 	char *end;
 	long fd;
 
 	if (!env || (fd = strtol(env, &end, 10)) < 0 || *end || fd > 1 << 20)
+		goto unloaded;
+	/* Its shape first: a lookup writes value_size bytes into a. */
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (__u32)fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (__u64)(unsigned long)&info;
+	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) ||
+	    info.type != BPF_MAP_TYPE_HASH || info.key_size != sizeof(key) ||
+	    info.value_size != sizeof(a) || strcmp(info.name, "answers"))
 		goto unloaded;
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = (__u32)fd;
