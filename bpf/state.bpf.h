@@ -201,7 +201,12 @@ static __always_inline void pd_doom_check(const struct capsicum_proc *p)
 	tgid = bpf_get_current_pid_tgid() >> 32;
 	pd = bpf_map_lookup_elem(&pd_procs, &tgid);
 	leader = bpf_get_current_task_btf()->group_leader;
-	if (pd && pd->state == PD_DOOMED && pd->task == (__u64)leader)
+	/*
+	 * By struct pid, which an exec from another thread hands to the new
+	 * leader (the task changes; the watch may even have raced it).
+	 */
+	if (pd && pd->state == PD_DOOMED &&
+	    pd->pid == (__u64)BPF_CORE_READ(leader, thread_pid))
 		bpf_send_signal(SIGKILL);
 }
 

@@ -84,9 +84,18 @@ else
 	qemu+=(-smp 2)
 fi
 
-: >"$result"
-rc=0
-timeout -k 10 "$timeout" "${qemu[@]}" </dev/null || rc=$?
+# init writes "status 1" on the result port first thing: a result still
+# empty means the guest died before userspace, so before any of our code
+# ran (TCG has, rarely, panicked in early boot). That boot is retried
+# once; anything after init started counts as it is.
+for boot in 1 2; do
+	: >"$result"
+	rc=0
+	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null || rc=$?
+	[ -s "$result" ] || [ "$rc" = 124 ] || [ "$rc" = 137 ] || [ "$boot" = 2 ] ||
+		{ echo "run-vm: guest died before init (qemu exit $rc); booting again" >&2; continue; }
+	break
+done
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	echo "run-vm: guest did not finish within ${timeout}s" >&2
 	exit 1
