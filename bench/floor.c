@@ -28,8 +28,12 @@ static int link_fds[FLOOR_MAX];
 static int prog_fds[FLOOR_MAX];
 static int nfloor;
 
-/* The kernel function a program of this type and section attaches to. */
-static int target_of(const struct bpf_program *prog, char *func, size_t len)
+/*
+ * The BTF name a program of this type and section attaches to: a kernel
+ * function, or for tp_btf/ a tracepoint's btf_trace_ typedef (*kind).
+ */
+static int target_of(const struct bpf_program *prog, char *func, size_t len,
+		     int *kind)
 {
 	const char *sec = bpf_program__section_name(prog);
 	const char *slash = strchr(sec, '/');
@@ -41,6 +45,11 @@ static int target_of(const struct bpf_program *prog, char *func, size_t len)
 		snprintf(func, len, "bpf_lsm_%s", slash + 1);
 		return 0;
 	case BPF_PROG_TYPE_TRACING:
+		if (!strncmp(sec, "tp_btf/", 7)) {
+			snprintf(func, len, "btf_trace_%s", slash + 1);
+			*kind = BTF_KIND_TYPEDEF;
+			return 0;
+		}
 		snprintf(func, len, "%s", slash + 1);
 		return 0;
 	default:
@@ -57,16 +66,16 @@ static int attach_empty(const struct bpf_program *prog, const struct btf *btf)
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 	char func[128];
-	int id, fd, link, err;
+	int id, fd, link, err, kind = BTF_KIND_FUNC;
 
-	err = target_of(prog, func, sizeof(func));
+	err = target_of(prog, func, sizeof(func), &kind);
 	if (err) {
 		fprintf(stderr, "floor: %s: section %s: %s\n",
 			bpf_program__name(prog),
 			bpf_program__section_name(prog), strerror(-err));
 		return err;
 	}
-	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+	id = btf__find_by_name_kind(btf, func, kind);
 	if (id < 0) {
 		fprintf(stderr, "floor: no BTF function %s\n", func);
 		return -ENOENT;
