@@ -4,6 +4,7 @@
 #include "load.h"
 #include "selftest.h"
 
+#include <netinet/in.h>
 #include <string.h>
 #include <sys/capsicum.h>
 #include <sys/socket.h>
@@ -51,4 +52,18 @@ int fixture_pass_to_self(int fd)
 	close(sv[0]);
 	close(sv[1]);
 	return got;
+}
+
+int fixture_listener(struct sockaddr_in *a)
+{
+	socklen_t l = sizeof(*a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	memset(a, 0, sizeof(*a));
+	a->sin_family = AF_INET;
+	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)a, sizeof(*a)) ||
+	    listen(fd, 4) || getsockname(fd, (struct sockaddr *)a, &l))
+		return -1;
+	return fd;
 }

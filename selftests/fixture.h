@@ -14,4 +14,8 @@ int fixture_limit_all_but(int fd, uint64_t right);
 /* Sends fd to this process over SCM_RIGHTS; the received descriptor. */
 int fixture_pass_to_self(int fd);
 
+struct sockaddr_in;
+/* A TCP socket listening on an ephemeral loopback port, its address in *a. */
+int fixture_listener(struct sockaddr_in *a);
+
 #endif

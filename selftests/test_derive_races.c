@@ -19,20 +19,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int listener(struct sockaddr_in *a)
-{
-	socklen_t l = sizeof(*a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	a->sin_family = AF_INET;
-	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a->sin_port = 0;
-	if (fd < 0 || bind(fd, (struct sockaddr *)a, sizeof(*a)) ||
-	    listen(fd, 4) || getsockname(fd, (struct sockaddr *)a, &l))
-		return -1;
-	return fd;
-}
-
 struct acceptor {
 	int fd;
 	pid_t tid;
@@ -79,8 +65,8 @@ SELFTEST(accept_inherits_the_listener_it_waited_on)
 
 	if (!fixture_loaded())
 		return;
-	l1 = listener(&a1);
-	l2 = listener(&a2);
+	l1 = fixture_listener(&a1);
+	l2 = fixture_listener(&a2);
 	cap_rights_init(&ro, CAP_ACCEPT, CAP_READ);
 	cap_rights_init(&rw, CAP_ACCEPT, CAP_READ, CAP_WRITE);
 	if (!ASSERT_OK(l1, "l1") || !ASSERT_OK(l2, "l2") ||

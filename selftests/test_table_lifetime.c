@@ -184,20 +184,6 @@ SELFTEST(fork_with_fds_past_the_scan_fails_closed)
 	close(70000);
 }
 
-static int listener(struct sockaddr_in *a)
-{
-	socklen_t l = sizeof(*a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	a->sin_family = AF_INET;
-	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a->sin_port = 0;
-	if (fd < 0 || bind(fd, (struct sockaddr *)a, sizeof(*a)) ||
-	    listen(fd, 4) || getsockname(fd, (struct sockaddr *)a, &l))
-		return -1;
-	return fd;
-}
-
 SELFTEST(exited_children_return_their_floors)
 {
 	struct rlimit rl = { 4096, 4096 };
@@ -215,7 +201,7 @@ SELFTEST(exited_children_return_their_floors)
 		return;
 	}
 	setrlimit(RLIMIT_NOFILE, &rl);
-	l = listener(&a);
+	l = fixture_listener(&a);
 	cap_rights_init(&ro, CAP_ACCEPT, CAP_READ);
 	if (l < 0 || cap_rights_limit(l, &ro))
 		_exit(10);
