@@ -54,7 +54,7 @@ int fixture_pass_to_self(int fd)
 	return got;
 }
 
-int fixture_listener(struct sockaddr_in *a)
+int fixture_tcp_bound(struct sockaddr_in *a)
 {
 	socklen_t l = sizeof(*a);
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -63,7 +63,14 @@ int fixture_listener(struct sockaddr_in *a)
 	a->sin_family = AF_INET;
 	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (fd < 0 || bind(fd, (struct sockaddr *)a, sizeof(*a)) ||
-	    listen(fd, 4) || getsockname(fd, (struct sockaddr *)a, &l))
+	    getsockname(fd, (struct sockaddr *)a, &l))
 		return -1;
 	return fd;
+}
+
+int fixture_listener(struct sockaddr_in *a)
+{
+	int fd = fixture_tcp_bound(a);
+
+	return fd < 0 || listen(fd, 4) ? -1 : fd;
 }

@@ -15,7 +15,9 @@ int fixture_limit_all_but(int fd, uint64_t right);
 int fixture_pass_to_self(int fd);
 
 struct sockaddr_in;
-/* A TCP socket listening on an ephemeral loopback port, its address in *a. */
+/* A TCP socket bound to an ephemeral loopback port, its address in *a. */
+int fixture_tcp_bound(struct sockaddr_in *a);
+/* The same, listening. */
 int fixture_listener(struct sockaddr_in *a);
 
 #endif

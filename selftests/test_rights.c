@@ -828,21 +828,6 @@ static const struct right_case unneeded_cases[] = {
 };
 SELFTEST_ROWS(unneeded_cases)
 
-/* A socket bound to an ephemeral loopback port, its address in *a. */
-static int tcp_bound(struct sockaddr_in *a)
-{
-	socklen_t l = sizeof(*a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	memset(a, 0, sizeof(*a));
-	a->sin_family = AF_INET;
-	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || bind(fd, (struct sockaddr *)a, sizeof(*a)) ||
-	    getsockname(fd, (struct sockaddr *)a, &l))
-		return -1;
-	return fd;
-}
-
 static int make_fd(enum kind kind)
 {
 	struct sockaddr_in a;
@@ -869,14 +854,14 @@ static int make_fd(enum kind kind)
 	case INOTIFY:
 		return inotify_init1(0);
 	case TCP_FRESH:
-		l = tcp_bound(&peer);
+		l = fixture_tcp_bound(&peer);
 		if (l < 0 || listen(l, 1))
 			return -1;
 		return socket(AF_INET, SOCK_STREAM, 0);
 	case TCP_BOUND:
-		return tcp_bound(&a);
+		return fixture_tcp_bound(&a);
 	case TCP_LISTENING:
-		l = tcp_bound(&a);
+		l = fixture_tcp_bound(&a);
 		c = socket(AF_INET, SOCK_STREAM, 0);
 		if (l < 0 || c < 0 || listen(l, 1) ||
 		    connect(c, (struct sockaddr *)&a, sizeof(a)))
