@@ -186,28 +186,6 @@ int BPF_PROG(capsicum_accept4_exit, const struct pt_regs *regs, long ret)
 
 #define FMODE_PATH 0x4000
 
-/*
- * An O_PATH open runs no file_open hook, so its beneath check is made
- * here, after the fact: a descriptor that resolved outside a restricted
- * dirfd (or any dirfd in capability mode) is left with no rights at all.
- * Capability mode also refuses O_PATH in its seccomp filter, so no other
- * thread can use the descriptor before this runs.
- */
-static __always_inline bool o_path_escaped(struct capsicum_proc *p, int dirfd,
-					   int newfd)
-{
-	struct file *dir = fd_file(dirfd), *file = fd_file(newfd);
-	struct held h;
-
-	if (!dir || !file || !(BPF_CORE_READ(file, f_mode) & FMODE_PATH))
-		return false;
-	held_rights(p, dir, dirfd, &h);
-	if (!h.limited && !in_capmode(p))
-		return false;
-	return !beneath(BPF_CORE_READ(file, f_path.dentry),
-			BPF_CORE_READ(file, f_path.mnt), dir);
-}
-
 /* newfd keeps its number and loses every right. */
 static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
 {
@@ -231,29 +209,17 @@ static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
 /*
  * openat's new descriptor gets the rights file_open gave its file as a
  * floor (hooks_at.bpf.h), read then from the dirfd the lookup used; the
- * dirfd number may name another file by now. O_PATH opens run no
- * file_open: their rights come from the dirfd as it is now, which only
- * matters outside capability mode (capability mode refuses O_PATH).
+ * dirfd number may name another file by now.
  */
-static __always_inline void fd_from_floor(struct capsicum_proc *p, int dirfd,
-					  int newfd)
+static __always_inline void fd_from_floor(struct capsicum_proc *p,
+					  struct file *file, int newfd)
 {
-	struct file *file = fd_file(newfd), *dir;
 	struct capsicum_floor_key fk = { .table_id = p->table_id,
 					 .file = (__u64)file };
 	struct capsicum_fd_rights *f, e;
-	struct held h;
 
-	if (!file || !(p->flags & CAPSICUM_PROC_LIMITED))
+	if (!(p->flags & CAPSICUM_PROC_LIMITED))
 		return;
-	if (BPF_CORE_READ(file, f_mode) & FMODE_PATH) {
-		dir = fd_file(dirfd);
-		if (!dir)
-			return;
-		held_rights(p, dir, dirfd, &h);
-		fd_derive(p, &h, newfd);
-		return;
-	}
 	f = bpf_map_lookup_elem(&cap_floors, &fk);
 	if (!f || f->gen != file_gen(file))
 		return; /* an unrestricted dirfd: nothing to inherit */
@@ -262,9 +228,35 @@ static __always_inline void fd_from_floor(struct capsicum_proc *p, int dirfd,
 	store_entry(p, file, newfd, &e);
 }
 
+/*
+ * An O_PATH open runs no file_open hook, so its checks are made here,
+ * after the fact, against the dirfd as it is now: a descriptor that
+ * resolved outside a restricted dirfd (or any dirfd in capability mode)
+ * is left with no rights at all, one beneath it gets the dirfd's rights.
+ * Capability mode refuses O_PATH in its seccomp filter, so no other
+ * thread there can use the descriptor before this runs.
+ */
+static __always_inline void o_path_exit(struct capsicum_proc *p, int dirfd,
+					struct file *file, int newfd)
+{
+	struct file *dir = fd_file(dirfd);
+	struct held h;
+
+	if (!dir)
+		return;
+	held_rights(p, dir, dirfd, &h);
+	if ((h.limited || in_capmode(p)) &&
+	    !beneath(BPF_CORE_READ(file, f_path.dentry),
+		     BPF_CORE_READ(file, f_path.mnt), dir))
+		fd_no_rights(p, newfd);
+	else
+		fd_derive(p, &h, newfd);
+}
+
 static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
 {
 	struct capsicum_proc *p = current_proc();
+	struct file *file;
 	int dirfd;
 
 	if (!p || ret < 0)
@@ -272,12 +264,13 @@ static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
 	dirfd = (int)BPF_CORE_READ(regs, di);
 	/* A reused fd number must not keep a closed descriptor's entry. */
 	fd_forget(p, (int)ret);
-	if (dirfd == AT_FDCWD)
+	file = fd_file((int)ret);
+	if (dirfd == AT_FDCWD || !file)
 		return;
-	if (o_path_escaped(p, dirfd, (int)ret))
-		fd_no_rights(p, (int)ret);
+	if (BPF_CORE_READ(file, f_mode) & FMODE_PATH)
+		o_path_exit(p, dirfd, file, (int)ret);
 	else
-		fd_from_floor(p, dirfd, (int)ret);
+		fd_from_floor(p, file, (int)ret);
 }
 
 SEC("fexit/__x64_sys_openat")
