@@ -68,7 +68,11 @@ mkdir -p "$work/extra/vm"
 printf '%s\n' "$*" >"$work/extra/vm/cmd"
 printf 'VM_CMD="sh /vm/cmd"\nVM_AS_USER=%s\nVM_DAEMON=%s\n' "$as_user" "$daemon" \
 	>"$work/extra/vm/env"
-(cd "$work/extra" && find . -print0 | cpio --null -o -H newc --owner=+0:+0 --quiet) >"$work/extra.cpio"
+# Fixed times and inode numbers: the kernel's cost of parsing the headers
+# depends on their digits, which would make -icount boots differ.
+(cd "$work/extra" && find . -exec touch -h -d @0 {} + &&
+	find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --owner=+0:+0 --reproducible --quiet) >"$work/extra.cpio"
 cat "$initrd" "$work/extra.cpio" >"$work/initrd"
 
 qemu=(qemu-system-x86_64 -accel tcg -m 1024 -display none -monitor none
