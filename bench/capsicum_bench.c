@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 #include <capsicum/abi.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,11 +214,14 @@ static int load_and_check(void)
 }
 
 /*
- * (a'): a child attaches the floor and holds its links while (a') runs,
- * then closes them (unpinned links detach) when the pipe closes. Returns
- * the number of hooks floored or -errno; *failed says if (a') failed.
+ * A child runs hold() (attaches the floor, or becomes the bystander) and
+ * keeps what it made while `config` runs here, until the pipe closes.
+ * Returns hold()'s result, negative errno if it failed (then `config` is
+ * not run); *failed says if the configuration or the child failed.
  */
-static int floor_run(bool *failed)
+static int run_while_held(int (*hold)(void), void (*release)(void),
+			  const char *config, enum config_kind kind,
+			  bool *failed)
 {
 	int ready[2], go[2], n = -EPIPE, status;
 	pid_t pid;
@@ -233,13 +237,14 @@ static int floor_run(bool *failed)
 
 		close(ready[0]);
 		close(go[1]);
-		n = floor_attach();
+		n = hold();
 		if (write(ready[1], &n, sizeof(n)) != sizeof(n) || n < 0)
 			_exit(1);
 		/* Blocks until the parent closes its end. */
 		if (read(go[0], &c, 1) < 0)
 			_exit(1);
-		floor_detach();
+		if (release)
+			release();
 		_exit(0);
 	}
 	close(ready[1]);
@@ -247,15 +252,30 @@ static int floor_run(bool *failed)
 	if (read(ready[0], &n, sizeof(n)) != sizeof(n))
 		n = -EPIPE;
 	close(ready[0]);
-	if (n >= 0) {
-		printf("bench floor %d\n", n);
-		*failed = run_config("a'", PLAIN) != 0;
-	}
+	if (n >= 0)
+		*failed = run_config(config, kind) != 0;
 	close(go[1]);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		*failed = true;
 	return n;
+}
+
+/*
+ * The bystander of (b+): a process holding a limited descriptor, in
+ * capability mode. With it alive, no shortcut that depends on no process
+ * anywhere having Capsicum state applies, as on a system where sandboxes
+ * run.
+ */
+static int become_bystander(void)
+{
+	int fd = open("/dev/null", O_WRONLY);
+	cap_rights_t r;
+
+	if (fd < 0 || cap_rights_limit(fd, cap_rights_init(&r, CAP_WRITE)) ||
+	    cap_enter())
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -269,7 +289,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 int main(void)
 {
 	struct utsname u;
-	bool floor_failed = false;
+	bool floor_failed = false, by_failed = false;
 	int err, failed = 0, n;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -291,9 +311,14 @@ int main(void)
 	 * megabytes) would otherwise stay in this process, and every later
 	 * configuration's fork and exec would copy the larger address space.
 	 */
-	n = floor_run(&floor_failed);
+	/* (a'): the floor's links are held by the child; closed, they detach.
+	 */
+	n = run_while_held(floor_attach, floor_detach, "a'", PLAIN,
+			   &floor_failed);
 	if (n < 0)
 		print_na_all("a'", "(floor: %s)", strerror(-n));
+	else
+		printf("bench floor %d\n", n);
 	failed |= n < 0 || floor_failed;
 
 	/* (a') is only the floor of (b) if the hook sets are the same. */
@@ -302,6 +327,10 @@ int main(void)
 		return 1;
 	}
 	failed |= run_config("b", PLAIN);
+	n = run_while_held(become_bystander, NULL, "b+", PLAIN, &by_failed);
+	if (n < 0)
+		print_na_all("b+", "(bystander: %s)", strerror(-n));
+	failed |= n < 0 || by_failed;
 	failed |= run_config("c", LIMITS);
 	failed |= run_config("d", CAPMODE);
 	printf("bench done %s\n", failed ? "with errors" : "ok");

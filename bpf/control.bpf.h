@@ -482,8 +482,10 @@ static __always_inline void pd_file_freed(struct file *file)
 		return;
 	/* The same child only: a reaped one's number may name another. */
 	pd = bpf_map_lookup_elem(&pd_procs, &pf->tgid);
-	if (pd && pd->pid == pf->pid)
+	if (pd && pd->pid == pf->pid && pd->state != PD_DOOMED) {
+		__sync_fetch_and_add(&pd_doomed, 1);
 		pd->state = PD_DOOMED;
+	}
 	bpf_map_delete_elem(&pd_files, &key);
 	__sync_fetch_and_add(&pd_files_live, -1);
 }

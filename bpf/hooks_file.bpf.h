@@ -23,17 +23,32 @@
 /* Set by the loader: inode_setattr gained an idmap argument in 6.3. */
 const volatile bool setattr_has_idmap;
 
+/*
+ * The hottest hook: every read and write. Before the table lookup (a
+ * helper call), the file's low may already allow it (state.bpf.h).
+ */
+static __noinline int file_permission_check(struct file *file, int mask)
+{
+	struct capsicum_proc *p;
+	struct rw_need r;
+
+	if (!(mask & (MAY_READ | MAY_WRITE)))
+		return 0;
+	r = rw_need_of(current_regs(), mask);
+	if (file_allows_all(file, r.need, 0))
+		return 0;
+	p = current_proc();
+	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED))
+		return 0;
+	return require(p, file, r.fd, r.need, 0, CAPSICUM_HOOK_FILE_PERMISSION);
+}
+
 SEC("lsm/file_permission")
 int BPF_PROG(capsicum_file_permission, struct file *file, int mask)
 {
-	struct capsicum_proc *p = current_proc();
-	struct rw_need r;
-
-	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED) ||
-	    !(mask & (MAY_READ | MAY_WRITE)))
+	if (no_capsicum_state())
 		return 0;
-	r = rw_need_of(current_syscall(), mask);
-	return require(p, file, r.fd, r.need, 0, CAPSICUM_HOOK_FILE_PERMISSION);
+	return file_permission_check(file, mask);
 }
 
 /* FreeBSD's mmap rule: write needs CAP_MMAP_W only for shared mappings. */
@@ -54,19 +69,18 @@ SEC("lsm/mmap_file")
 int BPF_PROG(capsicum_mmap_file, struct file *file, unsigned long reqprot,
 	     unsigned long prot, unsigned long flags)
 {
+	__u64 need = mmap_need(prot, (flags & MAP_TYPE) != MAP_PRIVATE);
 	struct capsicum_proc *p;
 	int fd = -1;
 
-	if (!file)
+	if (!file || !live_tables || file_allows_all(file, need, 0))
 		return 0;
 	p = current_proc();
 	if (!p)
 		return 0;
 	if (current_syscall() == NR_mmap)
 		fd = (int)syscall_arg(4);
-	return require(p, file, fd,
-		       mmap_need(prot, (flags & MAP_TYPE) != MAP_PRIVATE), 0,
-		       CAPSICUM_HOOK_MMAP_FILE);
+	return require(p, file, fd, need, 0, CAPSICUM_HOOK_MMAP_FILE);
 }
 
 SEC("lsm/file_mprotect")

@@ -72,13 +72,13 @@ struct {
 /* Floors file_free could not drop: the cost of a full owners map. */
 __u64 floors_unowned;
 
-/* struct file address -> generation, dropped when the file is freed. */
+/* struct file address -> generation and low, dropped when it is freed. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, CAPSICUM_MAX_FILES);
 	__type(key, __u64);
-	__type(value, __u64);
+	__type(value, struct capsicum_file);
 } cap_files SEC(".maps");
 
 struct {
@@ -122,6 +122,12 @@ __u64 next_gen;
 __s64 tracked_files;
 /* Processes with a table: lets exit paths skip lookups when zero. */
 __s64 live_tables;
+/*
+ * pdfork children marked PD_DOOMED and not yet freed (never less than
+ * that): while any exists, hooks skip the fast allow of file_allows_all
+ * so the doomed child meets pd_doom_check.
+ */
+__s64 pd_doomed;
 /* Set once any answer was written: task_free then cleans answers up. */
 bool answers_used;
 __u64 denial_count;
@@ -210,56 +216,117 @@ static __always_inline void pd_doom_check(const struct capsicum_proc *p)
 		bpf_send_signal(SIGKILL);
 }
 
+/*
+ * The gate of the hottest hooks, run before their body, which is a
+ * subprogram (__noinline): the JIT then saves the body's registers only
+ * when the body runs, and a process without Capsicum state pays a few
+ * loads and the helper that finds current.
+ */
+static __always_inline bool no_capsicum_state(void)
+{
+	return !live_tables || !current_leader()->bpf_storage;
+}
+
+/*
+ * The table of the current process, NULL if it has none. While no process
+ * has a table (live_tables only ever overcounts), one load decides it.
+ */
 static __always_inline struct capsicum_proc *current_proc(void)
 {
-	struct capsicum_proc *p = proc_of(current_leader());
+	struct capsicum_proc *p;
+
+	if (!live_tables)
+		return NULL;
+	p = proc_of(current_leader());
 
 	if (p)
 		pd_doom_check(p);
 	return p;
 }
 
-/* The struct file the current fd table maps fd to, or NULL. */
+/*
+ * The struct file the current fd table maps fd to, or NULL. Plain loads
+ * through the task's BTF pointers; only the array slot, whose address the
+ * verifier sees as a number, needs a probe read.
+ */
 static __always_inline struct file *fd_file(int fd)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **arr;
+	struct files_struct *files = bpf_get_current_task_btf()->files;
+	struct fdtable *fdt;
 	struct file *f = NULL;
-	unsigned int max;
 
-	if (fd < 0 || !fdt)
+	if (fd < 0 || !files)
 		return NULL;
-	max = BPF_CORE_READ(fdt, max_fds);
-	if ((unsigned int)fd >= max)
+	fdt = files->fdt;
+	if (!fdt || (unsigned int)fd >= fdt->max_fds)
 		return NULL;
-	arr = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&f, sizeof(f), &arr[fd]);
+	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]);
 	return f;
 }
 
 static __always_inline __u64 file_gen(struct file *file)
 {
 	__u64 key = (__u64)file;
-	__u64 *gen = bpf_map_lookup_elem(&cap_files, &key);
+	struct capsicum_file *f = bpf_map_lookup_elem(&cap_files, &key);
 
-	return gen ? *gen : 0;
+	return f ? f->gen : 0;
 }
 
 /* The file's generation, assigned on first use. 0 if the map is full. */
 static __always_inline __u64 file_gen_assign(struct file *file)
 {
 	__u64 key = (__u64)file;
-	__u64 *old = bpf_map_lookup_elem(&cap_files, &key);
-	__u64 gen;
+	struct capsicum_file *old = bpf_map_lookup_elem(&cap_files, &key);
+	struct capsicum_file f = { .low = { CAP_ALL0, CAP_ALL1 } };
 
 	if (old)
-		return *old;
-	gen = __sync_fetch_and_add(&next_gen, 1) + 1;
-	if (bpf_map_update_elem(&cap_files, &key, &gen, BPF_NOEXIST))
+		return old->gen;
+	f.gen = __sync_fetch_and_add(&next_gen, 1) + 1;
+	if (bpf_map_update_elem(&cap_files, &key, &f, BPF_NOEXIST))
 		return file_gen(file);
 	__sync_fetch_and_add(&tracked_files, 1);
-	return gen;
+	return f.gen;
+}
+
+/*
+ * Rights `r` are being stored for a descriptor or floor of the file's
+ * generation `gen`: low narrows first, so it is never wider than anything
+ * stored (atomically: other tables may store at the same time).
+ */
+static __always_inline void file_low_narrow(__u64 file, __u64 gen,
+					    const __u64 *r)
+{
+	struct capsicum_file *f = bpf_map_lookup_elem(&cap_files, &file);
+
+	if (!f || f->gen != gen)
+		return;
+	if ((f->low[0] & r[0]) != f->low[0])
+		__sync_fetch_and_and(&f->low[0], r[0]);
+	if ((f->low[1] & r[1]) != f->low[1])
+		__sync_fetch_and_and(&f->low[1], r[1]);
+}
+
+static __always_inline bool rights_contain(const __u64 *have, __u64 need0,
+					   __u64 need1)
+{
+	return (have[0] & need0) == need0 && (have[1] & need1) == need1;
+}
+
+/*
+ * True when every descriptor of `file`, in every table, holds need0/need1:
+ * the hook may allow without finding the descriptor or the table. Not
+ * while a doomed pdfork child may still have to meet pd_doom_check.
+ */
+static __always_inline bool file_allows_all(struct file *file, __u64 need0,
+					    __u64 need1)
+{
+	__u64 key = (__u64)file;
+	struct capsicum_file *f;
+
+	if (pd_doomed)
+		return false;
+	f = bpf_map_lookup_elem(&cap_files, &key);
+	return !f || rights_contain(f->low, need0, need1);
 }
 
 static __always_inline void held_all(struct held *h, int fd)
@@ -325,6 +392,7 @@ static __always_inline int floor_put(__u64 table_id, __u64 file,
 	struct capsicum_floor_key fk = { .table_id = table_id, .file = file };
 	struct floor_owners *o, no = { .table = { table_id, 0 } };
 
+	file_low_narrow(file, e->gen, e->rights);
 	if (bpf_map_update_elem(&cap_floors, &fk, e, BPF_ANY))
 		return -ENOMEM;
 	o = bpf_map_lookup_elem(&floor_owners, &file);
@@ -395,19 +463,19 @@ static __always_inline void note_fd(struct capsicum_proc *p, int fd)
 		p->fd_bound = (__u32)fd + 1;
 }
 
-static __always_inline bool rights_contain(const __u64 *have, __u64 need0,
-					   __u64 need1)
+/*
+ * The current task's user registers. bpf_task_pt_regs returns a BTF
+ * pointer: its fields are plain loads, no probe read.
+ */
+static __always_inline struct pt_regs *current_regs(void)
 {
-	return (have[0] & need0) == need0 && (have[1] & need1) == need1;
+	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 }
 
 /* Syscall number of the current task, -1 outside a syscall. */
 static __always_inline long current_syscall(void)
 {
-	struct pt_regs *regs =
-		(struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-
-	return BPF_CORE_READ(regs, orig_ax);
+	return current_regs()->orig_ax;
 }
 
 #define TS_COMPAT 0x0002
@@ -418,29 +486,27 @@ static __always_inline long current_syscall(void)
  */
 static __always_inline bool compat_syscall(void)
 {
-	return BPF_CORE_READ(bpf_get_current_task_btf(), thread_info.status) &
-	       TS_COMPAT;
+	return bpf_get_current_task_btf()->thread_info.status & TS_COMPAT;
 }
 
 /* Argument n (0-5) of the current syscall, x86-64 calling convention. */
 static __always_inline unsigned long syscall_arg(int n)
 {
-	struct pt_regs *regs =
-		(struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	struct pt_regs *regs = current_regs();
 
 	switch (n) {
 	case 0:
-		return BPF_CORE_READ(regs, di);
+		return regs->di;
 	case 1:
-		return BPF_CORE_READ(regs, si);
+		return regs->si;
 	case 2:
-		return BPF_CORE_READ(regs, dx);
+		return regs->dx;
 	case 3:
-		return BPF_CORE_READ(regs, r10);
+		return regs->r10;
 	case 4:
-		return BPF_CORE_READ(regs, r8);
+		return regs->r8;
 	default:
-		return BPF_CORE_READ(regs, r9);
+		return regs->r9;
 	}
 }
 
@@ -492,6 +558,8 @@ static __always_inline int require(struct capsicum_proc *p, struct file *file,
 {
 	struct held h;
 
+	if (file_allows_all(file, need0, need1))
+		return 0;
 	held_rights(p, file, fd, &h);
 	if (!h.limited || rights_contain(h.rights, need0, need1))
 		return 0;

@@ -59,13 +59,14 @@ struct rw_need {
 	__u64 need;
 };
 
-static __always_inline struct rw_need rw_need_of(long nr, int mask)
+static __always_inline struct rw_need rw_need_of(const struct pt_regs *regs,
+						 int mask)
 {
 	bool rd = mask & MAY_READ;
-	struct rw_need r = { .fd = (int)syscall_arg(0),
+	struct rw_need r = { .fd = (int)regs->di,
 			     .need = rd ? CAP_READ : CAP_WRITE };
 
-	switch (nr) {
+	switch (regs->orig_ax) {
 	case NR_read:
 	case NR_readv:
 	case NR_write:
@@ -84,13 +85,13 @@ static __always_inline struct rw_need rw_need_of(long nr, int mask)
 	case NR_preadv2:
 	case NR_pwritev2:
 		/* Offset -1 means "at the file position", like readv. */
-		if ((long)syscall_arg(3) != -1)
+		if ((long)regs->r10 != -1)
 			r.need = rd ? CAP_PREAD : CAP_PWRITE;
 		break;
 	case NR_sendfile: /* (out_fd, in_fd, *offset, count) */
 		if (rd) {
-			r.fd = (int)syscall_arg(1);
-			if (syscall_arg(2))
+			r.fd = (int)regs->si;
+			if (regs->dx)
 				r.need |= CAP_SEEK;
 		}
 		break;
@@ -100,8 +101,8 @@ static __always_inline struct rw_need rw_need_of(long nr, int mask)
 	 */
 	case NR_splice: /* (fd_in, *off_in, fd_out, *off_out, ...) */
 	case NR_copy_file_range:
-		r.fd = (int)syscall_arg(rd ? 0 : 2);
-		if (syscall_arg(rd ? 1 : 3))
+		r.fd = (int)(rd ? regs->di : regs->dx);
+		if (rd ? regs->si : regs->r10)
 			r.need |= CAP_SEEK;
 		break;
 	default:

@@ -494,8 +494,11 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 		tid = task->tgid;
 		pd = bpf_map_lookup_elem(&pd_procs, &tid);
 		/* Not a newer process's entry under a reused number. */
-		if (pd && pd->task == (__u64)task)
+		if (pd && pd->task == (__u64)task) {
+			if (pd->state == PD_DOOMED)
+				__sync_fetch_and_add(&pd_doomed, -1);
 			bpf_map_delete_elem(&pd_procs, &tid);
+		}
 	}
 	if (!live_tables)
 		return 0;
@@ -524,8 +527,12 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 	__u64 key = (__u64)file;
 
 	pd_file_freed(file);
-	/* Entries naming this address become stale: its generation ends. */
-	if (tracked_files > 0 && !bpf_map_delete_elem(&cap_files, &key)) {
+	/*
+	 * Entries naming this address become stale: its generation ends. A
+	 * lookup first: deleting a missing key takes the bucket lock.
+	 */
+	if (tracked_files > 0 && bpf_map_lookup_elem(&cap_files, &key) &&
+	    !bpf_map_delete_elem(&cap_files, &key)) {
 		__sync_fetch_and_add(&tracked_files, -1);
 		bpf_map_delete_elem(&inflight, &key);
 		floors_drop(key);

@@ -100,7 +100,12 @@ void state_close(struct state *s)
 
 static int t_file_gen(void *ctx, __u64 file, __u64 *gen)
 {
-	return lookup(((struct state *)ctx)->files, &file, gen);
+	struct capsicum_file f;
+	int err = lookup(((struct state *)ctx)->files, &file, &f);
+
+	if (!err)
+		*gen = f.gen;
+	return err;
 }
 
 static int t_fd_entry(void *ctx, const struct capsicum_fd_key *k,

@@ -325,6 +325,17 @@ struct capsicum_fd_rights {
 };
 
 /*
+ * Per-file state, key the struct file's address: its generation, and the
+ * rights no descriptor of it has less of, in any table: the intersection
+ * of every entry and floor stored for this generation. It never widens,
+ * so a hook whose need it covers allows without finding the descriptor.
+ */
+struct capsicum_file {
+	__u64 gen;
+	__u64 low[2];
+};
+
+/*
  * Per-file floor: key (table, file). The intersection of every limit this
  * process set on a descriptor of the file; what a descriptor of it gets
  * when it has no valid entry of its own.
