@@ -65,6 +65,7 @@ int config_limit(struct op_state *states, int n);
 int config_capmode(void);
 int config_landlock(void);
 int config_seccomp(void);
+int config_seccomp_allow(void);
 
 /*
  * The floor: an empty program on every hook the Capsicum object attaches

@@ -30,7 +30,7 @@
 /* Timed loops per measurement, after one untimed warm-up loop. */
 #define REPS 31
 
-enum config_kind { PLAIN, LIMITS, CAPMODE, LANDLOCK, SECCOMP };
+enum config_kind { PLAIN, LIMITS, CAPMODE, LANDLOCK, SECCOMP, SECCOMP_ALLOW };
 
 static long long now_ns(void)
 {
@@ -106,6 +106,9 @@ static int apply(enum config_kind kind, struct op_state *states,
 	case SECCOMP:
 		*what = "seccomp";
 		return config_seccomp();
+	case SECCOMP_ALLOW:
+		*what = "seccomp";
+		return config_seccomp_allow();
 	default:
 		return 0;
 	}
@@ -305,6 +308,7 @@ int main(void)
 	failed |= run_config("a", PLAIN);
 	failed |= run_config("e", LANDLOCK);
 	failed |= run_config("f", SECCOMP);
+	failed |= run_config("f0", SECCOMP_ALLOW);
 
 	/*
 	 * Loading happens in children: libbpf's heap (vmlinux BTF is

@@ -149,6 +149,14 @@ int config_landlock(void)
 #define SECCOMP_DENIED	 150
 #define SECCOMP_FIRST_NR 1000
 
+static int seccomp_install(const struct sock_fprog *prog)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog))
+		return -errno;
+	return 0;
+}
+
 /*
  * A filter of the size a capability-mode filter has: the arch check, 150
  * comparisons on the syscall number, and one argument load before ALLOW.
@@ -187,8 +195,21 @@ int config_seccomp(void)
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
 					      SECCOMP_RET_ERRNO | EPERM);
 	prog.len = n;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -errno;
-	return 0;
+	return seccomp_install(&prog);
+}
+
+/*
+ * The least any filter costs: one that allows everything. The kernel
+ * caches its verdict for every syscall and never runs it, but every
+ * syscall still takes seccomp's entry path; capability mode pays that
+ * whatever its filter does.
+ */
+int config_seccomp_allow(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 1, .filter = f };
+
+	return seccomp_install(&prog);
 }

@@ -289,6 +289,7 @@ static __always_inline int op_limit_ioctls(struct file *file, int fd,
 		if (s.widens)
 			return -ENOTCAPABLE;
 	}
+	proc_set_flag(p, CAPSICUM_PROC_IOCTLS);
 	if (bpf_map_update_elem(&cap_ioctls, &k, &sc->ioctls, BPF_ANY))
 		return -ENOMEM;
 	e.nioctls = n;

@@ -105,8 +105,7 @@ static __always_inline int derive_floor(struct capsicum_proc *p,
 	return lsm_status(floor_narrow(p, file, -1, &e));
 }
 
-SEC("lsm/file_open")
-int BPF_PROG(capsicum_file_open, struct file *file)
+static __noinline int file_open_check(struct file *file)
 {
 	struct capsicum_proc *p = current_proc();
 	struct at_lookup l;
@@ -141,6 +140,12 @@ int BPF_PROG(capsicum_file_open, struct file *file)
 	if (err || !h.limited)
 		return err;
 	return derive_floor(p, file, &h);
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(capsicum_file_open, struct file *file)
+{
+	return GATED(file_open_check, file);
 }
 
 /* Creating a name: mknodat, and openat(O_CREAT) before the file exists. */

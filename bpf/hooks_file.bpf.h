@@ -65,15 +65,12 @@ static __always_inline __u64 mmap_need(unsigned long prot, bool shared)
 	return need;
 }
 
-SEC("lsm/mmap_file")
-int BPF_PROG(capsicum_mmap_file, struct file *file, unsigned long reqprot,
-	     unsigned long prot, unsigned long flags)
+static __noinline int mmap_file_check(struct file *file, __u64 need)
 {
-	__u64 need = mmap_need(prot, (flags & MAP_TYPE) != MAP_PRIVATE);
 	struct capsicum_proc *p;
 	int fd = -1;
 
-	if (!file || !live_tables || file_allows_all(file, need, 0))
+	if (file_allows_all(file, need, 0))
 		return 0;
 	p = current_proc();
 	if (!p)
@@ -81,6 +78,16 @@ int BPF_PROG(capsicum_mmap_file, struct file *file, unsigned long reqprot,
 	if (current_syscall() == NR_mmap)
 		fd = (int)syscall_arg(4);
 	return require(p, file, fd, need, 0, CAPSICUM_HOOK_MMAP_FILE);
+}
+
+SEC("lsm/mmap_file")
+int BPF_PROG(capsicum_mmap_file, struct file *file, unsigned long reqprot,
+	     unsigned long prot, unsigned long flags)
+{
+	if (!file)
+		return 0;
+	return GATED(mmap_file_check, file,
+		     mmap_need(prot, (flags & MAP_TYPE) != MAP_PRIVATE));
 }
 
 SEC("lsm/file_mprotect")
@@ -247,8 +254,7 @@ static __always_inline struct file *fd_with_dentry(struct dentry *dentry,
 	return f;
 }
 
-SEC("lsm/inode_getattr")
-int BPF_PROG(capsicum_inode_getattr, const struct path *path)
+static __noinline int inode_getattr_check(const struct path *path)
 {
 	struct capsicum_proc *p = current_proc();
 	struct file *f;
@@ -275,6 +281,12 @@ int BPF_PROG(capsicum_inode_getattr, const struct path *path)
 		return stat_at_check(p, nr, path);
 	}
 	return require(p, f, fd, CAP_FSTAT, 0, CAPSICUM_HOOK_INODE_GETATTR);
+}
+
+SEC("lsm/inode_getattr")
+int BPF_PROG(capsicum_inode_getattr, const struct path *path)
+{
+	return GATED(inode_getattr_check, path);
 }
 
 SEC("lsm/inode_setattr")

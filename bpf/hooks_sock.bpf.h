@@ -128,12 +128,13 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
 
 /*
  * The socket's descriptor needs `need`. `global`: the call names an
- * address (bind, connect, a destination), which capability mode forbids.
+ * address (bind, connect, a destination), which capability mode forbids;
+ * otherwise the file's low may allow before the table is looked up.
  */
-static __always_inline int sock_check(struct socket *sock, __u64 need,
-				      bool global)
+static __always_inline int sock_check_of(struct capsicum_proc *p,
+					 struct socket *sock, __u64 need,
+					 bool global)
 {
-	struct capsicum_proc *p = current_proc();
 	struct file *file;
 
 	if (!p)
@@ -148,21 +149,27 @@ static __always_inline int sock_check(struct socket *sock, __u64 need,
 		       CAPSICUM_HOOK_SOCKET);
 }
 
-static __always_inline int sock_require(struct socket *sock, __u64 need)
+static __noinline int sock_check(struct socket *sock, __u64 need, bool global)
 {
-	return sock_check(sock, need, false);
+	struct file *file = sock->file;
+
+	if (!global && (!file || file_allows_all(file, need, 0)))
+		return 0;
+	return sock_check_of(current_proc(), sock, need, global);
 }
+
+#define sock_require(sock, need) GATED(sock_check, sock, need, false)
 
 SEC("lsm/socket_bind")
 int BPF_PROG(capsicum_socket_bind, struct socket *sock)
 {
-	return sock_check(sock, CAP_BIND, true);
+	return GATED(sock_check, sock, CAP_BIND, true);
 }
 
 SEC("lsm/socket_connect")
 int BPF_PROG(capsicum_socket_connect, struct socket *sock)
 {
-	return sock_check(sock, CAP_CONNECT, true);
+	return GATED(sock_check, sock, CAP_CONNECT, true);
 }
 
 SEC("lsm/socket_listen")
@@ -207,19 +214,29 @@ int BPF_PROG(capsicum_socket_accept, struct socket *sock,
 	return bpf_map_update_elem(&accepting, &tid, &a, BPF_ANY) ? -ENOMEM : 0;
 }
 
+static __noinline int sendmsg_check(struct socket *sock, struct msghdr *msg)
+{
+	/* As on FreeBSD, naming a destination also needs CAP_CONNECT. */
+	bool named = msg->msg_name;
+	__u64 need = named ? CAP_SEND | CAP_CONNECT : CAP_SEND;
+	struct capsicum_proc *p;
+	int err;
+
+	/* Nothing to record and nothing capability mode refuses: low may do. */
+	if (!named && !msg->msg_controllen &&
+	    (!sock->file || file_allows_all(sock->file, need, 0)))
+		return 0;
+	p = current_proc();
+	err = sock_check_of(p, sock, need, named);
+	if (err)
+		return err;
+	return p ? scm_note_rights(p, msg) : 0;
+}
+
 SEC("lsm/socket_sendmsg")
 int BPF_PROG(capsicum_socket_sendmsg, struct socket *sock, struct msghdr *msg)
 {
-	struct capsicum_proc *p;
-	/* As on FreeBSD, naming a destination also needs CAP_CONNECT. */
-	bool named = msg->msg_name;
-	int err = sock_check(sock, named ? CAP_SEND | CAP_CONNECT : CAP_SEND,
-			     named);
-
-	if (err)
-		return err;
-	p = current_proc();
-	return p ? scm_note_rights(p, msg) : 0;
+	return GATED(sendmsg_check, sock, msg);
 }
 
 SEC("lsm/socket_recvmsg")

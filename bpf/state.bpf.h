@@ -227,6 +227,9 @@ static __always_inline bool no_capsicum_state(void)
 	return !live_tables || !current_leader()->bpf_storage;
 }
 
+/* A hook's __noinline body, run past the gate: GATED(body, args...). */
+#define GATED(body, ...) (no_capsicum_state() ? 0 : body(__VA_ARGS__))
+
 /*
  * The table of the current process, NULL if it has none. While no process
  * has a table (live_tables only ever overcounts), one load decides it.

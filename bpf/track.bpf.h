@@ -22,6 +22,7 @@
 static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
 {
 	struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
+	struct capsicum_fd_rights *e;
 
 	/*
 	 * No entry was ever stored this high, unless another process shares
@@ -30,8 +31,16 @@ static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
 	if (fd < 0 || ((__u32)fd >= p->fd_bound &&
 		       !(p->flags & CAPSICUM_PROC_SHARED_FDS)))
 		return;
-	bpf_map_delete_elem(&cap_fds, &k);
-	bpf_map_delete_elem(&cap_ioctls, &k);
+	/*
+	 * Lookup first: deleting a missing key takes the bucket lock. A
+	 * list may outlive the entry that counted it (an entry copied over
+	 * it), so tables that ever had one drop the fd's list regardless.
+	 */
+	if (p->flags & CAPSICUM_PROC_IOCTLS)
+		bpf_map_delete_elem(&cap_ioctls, &k);
+	e = bpf_map_lookup_elem(&cap_fds, &k);
+	if (e)
+		bpf_map_delete_elem(&cap_fds, &k);
 }
 
 /* newfd now holds what oldfd holds (dup, dup2, dup3, F_DUPFD). */
@@ -40,12 +49,13 @@ static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
 {
 	struct capsicum_fd_key ko = { .table_id = p->table_id, .fd = oldfd };
 	struct capsicum_fd_key kn = { .table_id = p->table_id, .fd = newfd };
-	struct file *file = fd_file(newfd);
 	struct capsicum_fd_rights *e;
 	struct capsicum_ioctls *l;
+	struct file *file;
 
 	if (oldfd == newfd || !(p->flags & CAPSICUM_PROC_LIMITED))
 		return;
+	file = fd_file(newfd);
 	e = bpf_map_lookup_elem(&cap_fds, &ko);
 	if (!file || !e || e->file != (__u64)file || e->gen != file_gen(file)) {
 		/* No entry of its own: newfd gets the floor, like oldfd. */
@@ -105,14 +115,16 @@ static __always_inline void fd_derive(struct capsicum_proc *p,
 }
 
 /* The dup family: the source fd is the first argument, the result new. */
-static __always_inline int dup_exit(const struct pt_regs *regs, long ret)
+static __noinline int dup_exit_body(const struct pt_regs *regs, long ret)
 {
 	struct capsicum_proc *p = current_proc();
 
 	if (p && ret >= 0)
-		fd_copy(p, (int)BPF_CORE_READ(regs, di), (int)ret);
+		fd_copy(p, (int)regs->di, (int)ret);
 	return 0;
 }
+
+#define dup_exit(regs, ret) GATED(dup_exit_body, regs, ret)
 
 SEC("fexit/__x64_sys_dup")
 int BPF_PROG(capsicum_dup_exit, const struct pt_regs *regs, long ret)
@@ -135,15 +147,11 @@ int BPF_PROG(capsicum_dup3_exit, const struct pt_regs *regs, long ret)
 SEC("fexit/__x64_sys_fcntl")
 int BPF_PROG(capsicum_fcntl_exit, const struct pt_regs *regs, long ret)
 {
-	struct capsicum_proc *p = current_proc();
-	unsigned long cmd;
+	unsigned long cmd = regs->si;
 
-	if (!p || ret < 0)
+	if (ret < 0 || (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC))
 		return 0;
-	cmd = BPF_CORE_READ(regs, si);
-	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
-		fd_copy(p, (int)BPF_CORE_READ(regs, di), (int)ret);
-	return 0;
+	return dup_exit(regs, ret);
 }
 
 /*
@@ -151,7 +159,7 @@ int BPF_PROG(capsicum_fcntl_exit, const struct pt_regs *regs, long ret)
  * when socket_accept checked it (hooks_sock.bpf.h records them by
  * thread), not whatever the fd number names by the time accept returns.
  */
-static __always_inline int accept_exit(const struct pt_regs *regs, long ret)
+static __noinline int accept_exit_body(const struct pt_regs *regs, long ret)
 {
 	struct capsicum_proc *p = current_proc();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -171,6 +179,8 @@ static __always_inline int accept_exit(const struct pt_regs *regs, long ret)
 	bpf_map_delete_elem(&accepting, &tid);
 	return 0;
 }
+
+#define accept_exit(regs, ret) GATED(accept_exit_body, regs, ret)
 
 SEC("fexit/__x64_sys_accept")
 int BPF_PROG(capsicum_accept_exit, const struct pt_regs *regs, long ret)
@@ -253,48 +263,54 @@ static __always_inline void o_path_exit(struct capsicum_proc *p, int dirfd,
 		fd_derive(p, &h, newfd);
 }
 
-static __always_inline void openat_exit(const struct pt_regs *regs, long ret)
+static __noinline int openat_exit_body(const struct pt_regs *regs, long ret)
 {
 	struct capsicum_proc *p = current_proc();
 	struct file *file;
 	int dirfd;
 
 	if (!p || ret < 0)
-		return;
-	dirfd = (int)BPF_CORE_READ(regs, di);
+		return 0;
+	dirfd = (int)regs->di;
 	/* A reused fd number must not keep a closed descriptor's entry. */
 	fd_forget(p, (int)ret);
 	file = fd_file((int)ret);
 	if (dirfd == AT_FDCWD || !file)
-		return;
+		return 0;
 	if (BPF_CORE_READ(file, f_mode) & FMODE_PATH)
 		o_path_exit(p, dirfd, file, (int)ret);
 	else
 		fd_from_floor(p, file, (int)ret);
+	return 0;
 }
 
 SEC("fexit/__x64_sys_openat")
 int BPF_PROG(capsicum_openat_exit, const struct pt_regs *regs, long ret)
 {
-	openat_exit(regs, ret);
-	return 0;
+	return GATED(openat_exit_body, regs, ret);
 }
 
 SEC("fexit/__x64_sys_openat2")
 int BPF_PROG(capsicum_openat2_exit, const struct pt_regs *regs, long ret)
 {
-	openat_exit(regs, ret);
+	return GATED(openat_exit_body, regs, ret);
+}
+
+static __noinline int close_exit_body(int fd)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (p)
+		fd_forget(p, fd);
 	return 0;
 }
 
 SEC("fexit/__x64_sys_close")
 int BPF_PROG(capsicum_close_exit, const struct pt_regs *regs, long ret)
 {
-	struct capsicum_proc *p = current_proc();
-
-	if (p && ret == 0)
-		fd_forget(p, (int)BPF_CORE_READ(regs, di));
-	return 0;
+	if (ret != 0)
+		return 0;
+	return GATED(close_exit_body, (int)regs->di);
 }
 
 struct range_forget {
@@ -316,10 +332,10 @@ int BPF_PROG(capsicum_close_range_exit, const struct pt_regs *regs, long ret)
 	struct range_forget r;
 	__u32 first, last, max;
 
-	if (!p || ret != 0 || (BPF_CORE_READ(regs, dx) & CLOSE_RANGE_CLOEXEC))
+	if (!p || ret != 0 || (regs->dx & CLOSE_RANGE_CLOEXEC))
 		return 0;
-	first = BPF_CORE_READ(regs, di);
-	last = BPF_CORE_READ(regs, si);
+	first = regs->di;
+	last = regs->si;
 	/* Entries past the table's size cannot exist for an open fd. */
 	max = BPF_CORE_READ(task, files, fdt, max_fds);
 	if (last >= max)

@@ -187,18 +187,29 @@ Test(table, brief_must_haves)
 		"setgroups",
 	};
 	static const char *const allowed[] = {
-		"socket",	 "fcntl",
+		"socket",
+		"fcntl",
 		"fork",
-		"vfork",	 "wait4",
-		"waitid",	 "pidfd_send_signal",
-		"inotify_init1", "memfd_create",
-		"umask",	 "socketpair",
-		"accept4",	 "listen",
-		"sendmsg",	 "recvmsg",
-		"mmap",		 "futex",
-		"rseq",		 "exit_group",
-		"getrandom",	 "close_range",
-		"epoll_pwait2",	 "fstat",
+		"vfork",
+		"wait4",
+		"waitid",
+		"pidfd_send_signal",
+		"inotify_init1",
+		"memfd_create",
+		"umask",
+		"socketpair",
+		"accept4",
+		"listen",
+		"sendmsg",
+		"recvmsg",
+		"mmap",
+		"futex",
+		"rseq",
+		"exit_group",
+		"getrandom",
+		"close_range",
+		"epoll_pwait2",
+		"fstat",
 	};
 	static const char *const dirfd_checked[] = {
 		"openat",    "mkdirat",	   "mknodat",  "unlinkat",
@@ -826,6 +837,84 @@ Test(bpf, search_depth)
 		    "for a plain row",
 		    prog_len, worst);
 	cr_expect_leq(worst, 6 + 2 * 10 + 1);
+}
+
+/*
+ * The kernel's seccomp_is_const_allow() (kernel/seccomp.c) at attach
+ * time: the filter run knowing only nr and arch, where a load of
+ * anything else means "depends on the call". A syscall found allowed
+ * that way goes into the filter's allow cache and never runs the filter
+ * again, so capability mode costs it only seccomp's entry path.
+ */
+static bool kernel_caches_allow(int nr)
+{
+	uint32_t a = 0;
+
+	for (size_t pc = 0; pc < prog_len; pc++) {
+		const struct sock_filter *f = &prog[pc];
+		bool taken;
+
+		switch (f->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			if (f->k == offsetof(struct seccomp_data, nr))
+				a = (uint32_t)nr;
+			else if (f->k == offsetof(struct seccomp_data, arch))
+				a = AUDIT_ARCH_X86_64;
+			else
+				return false;
+			break;
+		case BPF_RET | BPF_K:
+			return f->k == SECCOMP_RET_ALLOW;
+		case BPF_JMP | BPF_JA | BPF_K:
+			pc += f->k;
+			break;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+		case BPF_JMP | BPF_JGE | BPF_K:
+		case BPF_JMP | BPF_JGT | BPF_K:
+		case BPF_JMP | BPF_JSET | BPF_K:
+			switch (BPF_OP(f->code)) {
+			case BPF_JEQ:
+				taken = a == f->k;
+				break;
+			case BPF_JGE:
+				taken = a >= f->k;
+				break;
+			case BPF_JGT:
+				taken = a > f->k;
+				break;
+			default:
+				taken = a & f->k;
+			}
+			pc += taken ? f->jt : f->jf;
+			break;
+		case BPF_ALU | BPF_AND | BPF_K:
+			a &= f->k;
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/* Exactly the plain ALLOW rows skip the filter in the kernel. */
+Test(bpf, plain_allows_are_cached_by_the_kernel)
+{
+	size_t cached = 0;
+
+	build_prog();
+	for (size_t i = 0; i < capsicum_capmode_table_len; i++) {
+		const struct capsicum_capmode_rule *r =
+			&capsicum_capmode_table[i];
+		bool want = r->verdict == CAPMODE_ALLOW;
+
+		cr_expect_eq(kernel_caches_allow(r->nr), want,
+			     "%s (%d): %s by the kernel's allow cache", r->name,
+			     r->nr, want ? "missed" : "cached");
+		cached += want;
+	}
+	cr_log_info("capmode filter: %zu syscalls in the kernel's allow cache",
+		    cached);
 }
 
 Test(build, errors)

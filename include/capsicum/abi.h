@@ -303,6 +303,8 @@ struct capsicum_proc {
 #define CAPSICUM_PROC_PD_CHILD (1U << 2)
 /* Some descriptor or file of this table was ever limited. */
 #define CAPSICUM_PROC_LIMITED (1U << 3)
+/* Some descriptor of this table was ever given an ioctl list. */
+#define CAPSICUM_PROC_IOCTLS (1U << 4)
 
 /* Per-descriptor rights: key (table, fd). */
 struct capsicum_fd_key {
