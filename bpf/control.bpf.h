@@ -40,33 +40,29 @@ static __always_inline bool rights_valid(__u64 r0, __u64 r1)
 }
 
 struct sibling_scan {
+	struct capsicum_fd_rights keep; /* what entry-less siblings hold now */
 	struct file *file;
 	__u64 table_id;
-	__u64 gen;
 	__s32 skip_fd;
 	__u32 top;   /* 1 + the highest fd given an entry */
 	__s64 error; /* 64-bit: a 32-bit load would lose the sign */
 };
 
-/* bpf_loop body: give another fd of the same file an explicit full entry. */
+/*
+ * bpf_loop body: another fd of the same file, with no entry of its own,
+ * gets one holding what it holds now (the old floor, or everything).
+ */
 static long sibling_cb(__u64 i, struct sibling_scan *s)
 {
 	struct capsicum_fd_key k = { .table_id = s->table_id, .fd = (__s32)i };
-	struct capsicum_fd_rights full = {
-		.file = (__u64)s->file,
-		.gen = s->gen,
-		.rights = { CAP_ALL0, CAP_ALL1 },
-		.fcntls = CAP_FCNTL_ALL,
-		.nioctls = -1,
-	};
 	struct capsicum_fd_rights *e;
 
 	if ((__s32)i == s->skip_fd || fd_file((int)i) != s->file)
 		return 0;
 	e = bpf_map_lookup_elem(&cap_fds, &k);
-	if (e && e->file == (__u64)s->file && e->gen == s->gen)
+	if (e && e->file == (__u64)s->file && e->gen == s->keep.gen)
 		return 0;
-	if (bpf_map_update_elem(&cap_fds, &k, &full, BPF_ANY)) {
+	if (bpf_map_update_elem(&cap_fds, &k, &s->keep, BPF_ANY)) {
 		s->error = -ENOMEM;
 		return 1;
 	}
@@ -75,22 +71,39 @@ static long sibling_cb(__u64 i, struct sibling_scan *s)
 }
 
 /*
- * Before the first limit on a file, every other descriptor of it gets an
- * explicit full entry, so ro = dup(fd); cap_rights_limit(ro, ...) leaves fd
- * unrestricted although the file's floor narrows. A file referenced only
+ * Before a file's floor narrows, every other descriptor of it that relies
+ * on the floor (it has no entry of its own: a dup or derivation whose
+ * rights equalled the floor, or any descriptor before the first limit)
+ * gets an explicit entry with what it holds now (`old`, or everything
+ * before the first limit). So ro = dup(fd); cap_rights_limit(ro, ...)
+ * leaves fd as it was although the floor narrows. A file referenced only
  * once cannot have siblings, which spares the scan in the common case.
  */
 static __always_inline int
-protect_siblings(struct capsicum_proc *p, struct file *file, int fd, __u64 gen)
+protect_siblings(struct capsicum_proc *p, struct file *file, int fd, __u64 gen,
+		 const struct capsicum_fd_rights *old)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct sibling_scan s = {
-		.file = file, .table_id = p->table_id, .gen = gen, .skip_fd = fd
+		.keep = { .file = (__u64)file,
+			  .gen = gen,
+			  .rights = { CAP_ALL0, CAP_ALL1 },
+			  .fcntls = CAP_FCNTL_ALL,
+			  .nioctls = -1 },
+		.file = file,
+		.table_id = p->table_id,
+		.skip_fd = fd,
 	};
 	unsigned int max;
 
 	if (BPF_CORE_READ(file, f_count.counter) <= 1)
 		return 0;
+	if (old) {
+		s.keep.rights[0] = old->rights[0];
+		s.keep.rights[1] = old->rights[1];
+		s.keep.fcntls = old->fcntls;
+		s.keep.nioctls = old->nioctls;
+	}
 	max = BPF_CORE_READ(task, files, fdt, max_fds);
 	if (max > CAPSICUM_SCAN_FDS)
 		max = CAPSICUM_SCAN_FDS;
@@ -101,10 +114,14 @@ protect_siblings(struct capsicum_proc *p, struct file *file, int fd, __u64 gen)
 	return s.error;
 }
 
-/* Narrows the file's floor to `e`; creates it (after the scan) if new. */
-static __always_inline int floor_narrow(struct capsicum_proc *p,
-					struct file *file, int fd,
-					const struct capsicum_fd_rights *e)
+/*
+ * Narrows the file's floor to `e`; creates it (after the scan) if new.
+ * The floor as it is then goes to *out if out is not NULL.
+ */
+static __always_inline int floor_narrow_to(struct capsicum_proc *p,
+					   struct file *file, int fd,
+					   const struct capsicum_fd_rights *e,
+					   struct capsicum_fd_rights *out)
 {
 	struct capsicum_floor_key fk = { .table_id = p->table_id,
 					 .file = (__u64)file };
@@ -118,29 +135,50 @@ static __always_inline int floor_narrow(struct capsicum_proc *p,
 		nf.rights[1] &= e->rights[1];
 		nf.fcntls &= e->fcntls;
 	} else {
-		err = protect_siblings(p, file, fd, e->gen);
-		if (err)
-			return err;
+		f = NULL;
 		nf = *e;
 	}
 	/* The floor keeps no lists: any list makes it allow no ioctl. */
 	nf.nioctls = nf.nioctls == -1 && e->nioctls == -1 ? -1 : 0;
 	proc_set_flag(p, CAPSICUM_PROC_LIMITED);
+	if (out)
+		*out = nf;
+	if (f && rights_same(f, &nf))
+		return 0;
+	err = protect_siblings(p, file, fd, e->gen, f);
+	if (err)
+		return err;
 	return floor_put(p->table_id, (__u64)file, &nf);
 }
 
-/* Writes the descriptor's entry and narrows the file's floor with it. */
+static __always_inline int floor_narrow(struct capsicum_proc *p,
+					struct file *file, int fd,
+					const struct capsicum_fd_rights *e)
+{
+	return floor_narrow_to(p, file, fd, e, NULL);
+}
+
+/*
+ * Narrows the file's floor with the descriptor's new rights, then writes
+ * its entry, unless the floor now says exactly the same (no list): the
+ * descriptor then holds the floor, and an entry it had goes.
+ */
 static __always_inline int store_entry(struct capsicum_proc *p,
 				       struct file *file, int fd,
 				       struct capsicum_fd_rights *e)
 {
 	struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
+	struct capsicum_fd_rights floor;
 	int err;
 
 	/* Floor first: if the entry then fails, the fd falls to the floor. */
-	err = floor_narrow(p, file, fd, e);
+	err = floor_narrow_to(p, file, fd, e, &floor);
 	if (err)
 		return err;
+	if (e->nioctls <= 0 && rights_same(&floor, e)) {
+		fd_forget(p, fd);
+		return 0;
+	}
 	if (bpf_map_update_elem(&cap_fds, &k, e, BPF_ANY))
 		return -ENOMEM;
 	note_fd(p, fd);

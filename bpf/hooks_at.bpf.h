@@ -85,9 +85,10 @@ static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,
 
 /*
  * The file openat is opening gets the dirfd's rights as its floor before
- * it has a descriptor, so no other thread can use it with more; the fexit
- * in track.bpf.h then gives the descriptor its own entry. A full table
- * fails the open.
+ * it has a descriptor, so no other thread can use it with more. The new
+ * descriptor holds that floor and needs no entry of its own (a later
+ * narrowing gives it one first: protect_siblings). A full table fails
+ * the open.
  */
 static __always_inline int derive_floor(struct capsicum_proc *p,
 					struct file *file, const struct held *h)

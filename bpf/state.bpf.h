@@ -55,21 +55,10 @@ struct {
 } cap_floors SEC(".maps");
 
 /*
- * Which tables have a floor for a file, so file_free can drop them: two
- * slots cover a file limited in one process and a forked child. A third
- * table's floor is left to go stale (its generation ends with the file).
+ * Floors file_free cannot drop: a third table's, left to go stale (its
+ * generation ends with the file). Two owner slots cover a file limited
+ * in one process and a forked child.
  */
-struct floor_owners {
-	__u64 table[2];
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, CAPSICUM_MAX_FILES);
-	__type(key, __u64);
-	__type(value, struct floor_owners);
-} floor_owners SEC(".maps");
-/* Floors file_free could not drop: the cost of a full owners map. */
 __u64 floors_unowned;
 
 /* struct file address -> generation and low, dropped when it is freed. */
@@ -292,17 +281,13 @@ static __always_inline __u64 file_gen_assign(struct file *file)
 }
 
 /*
- * Rights `r` are being stored for a descriptor or floor of the file's
- * generation `gen`: low narrows first, so it is never wider than anything
- * stored (atomically: other tables may store at the same time).
+ * Rights `r` are being stored for a descriptor or floor of the file: low
+ * narrows first, so it is never wider than anything stored (atomically:
+ * other tables may store at the same time).
  */
-static __always_inline void file_low_narrow(__u64 file, __u64 gen,
+static __always_inline void file_low_narrow(struct capsicum_file *f,
 					    const __u64 *r)
 {
-	struct capsicum_file *f = bpf_map_lookup_elem(&cap_files, &file);
-
-	if (!f || f->gen != gen)
-		return;
 	if ((f->low[0] & r[0]) != f->low[0])
 		__sync_fetch_and_and(&f->low[0], r[0]);
 	if ((f->low[1] & r[1]) != f->low[1])
@@ -388,28 +373,38 @@ held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
 		held_from(h, e, -1);
 }
 
-/* Writes a floor and records its table as an owner of the file. */
+/* Same rights, fcntls and ioctl rule: one can stand for the other. */
+static __always_inline bool rights_same(const struct capsicum_fd_rights *a,
+					const struct capsicum_fd_rights *b)
+{
+	return a->rights[0] == b->rights[0] && a->rights[1] == b->rights[1] &&
+	       a->fcntls == b->fcntls && a->nioctls == b->nioctls;
+}
+
+/*
+ * Writes a floor and records its table as an owner of the file. A floor
+ * of an ended generation (the file was freed meanwhile) is stale anyway.
+ */
 static __always_inline int floor_put(__u64 table_id, __u64 file,
 				     const struct capsicum_fd_rights *e)
 {
 	struct capsicum_floor_key fk = { .table_id = table_id, .file = file };
-	struct floor_owners *o, no = { .table = { table_id, 0 } };
+	struct capsicum_file *f = bpf_map_lookup_elem(&cap_files, &file);
 
-	file_low_narrow(file, e->gen, e->rights);
+	if (f && f->gen == e->gen)
+		file_low_narrow(f, e->rights);
+	else
+		f = NULL;
 	if (bpf_map_update_elem(&cap_floors, &fk, e, BPF_ANY))
 		return -ENOMEM;
-	o = bpf_map_lookup_elem(&floor_owners, &file);
-	if (!o) {
-		if (bpf_map_update_elem(&floor_owners, &file, &no, BPF_NOEXIST))
-			__sync_fetch_and_add(&floors_unowned, 1);
-	} else if (o->table[0] != table_id && o->table[1] != table_id) {
-		if (!o->table[0])
-			o->table[0] = table_id;
-		else if (!o->table[1])
-			o->table[1] = table_id;
-		else
-			__sync_fetch_and_add(&floors_unowned, 1);
-	}
+	if (!f || f->owners[0] == table_id || f->owners[1] == table_id)
+		return 0;
+	if (!f->owners[0])
+		f->owners[0] = table_id;
+	else if (!f->owners[1])
+		f->owners[1] = table_id;
+	else
+		__sync_fetch_and_add(&floors_unowned, 1);
 	return 0;
 }
 
@@ -417,33 +412,29 @@ static __always_inline int floor_put(__u64 table_id, __u64 file,
 static __always_inline void floor_release(__u64 table_id, __u64 file)
 {
 	struct capsicum_floor_key fk = { .table_id = table_id, .file = file };
-	struct floor_owners *o;
+	struct capsicum_file *f;
 
 	if (bpf_map_delete_elem(&cap_floors, &fk))
 		return;
-	o = bpf_map_lookup_elem(&floor_owners, &file);
-	if (!o)
+	f = bpf_map_lookup_elem(&cap_files, &file);
+	if (!f)
 		return;
-	if (o->table[0] == table_id)
-		o->table[0] = 0;
-	else if (o->table[1] == table_id)
-		o->table[1] = 0;
+	if (f->owners[0] == table_id)
+		f->owners[0] = 0;
+	else if (f->owners[1] == table_id)
+		f->owners[1] = 0;
 }
 
-/* The file is gone: so are its floors. */
-static __always_inline void floors_drop(__u64 file)
+/* The file is gone: so are the floors of its owners. */
+static __always_inline void floors_drop(__u64 file, const __u64 *owners)
 {
-	struct floor_owners *o = bpf_map_lookup_elem(&floor_owners, &file);
 	struct capsicum_floor_key fk = { .file = file };
 
-	if (!o)
-		return;
 	for (int i = 0; i < 2; i++) {
-		fk.table_id = o->table[i];
+		fk.table_id = owners[i];
 		if (fk.table_id)
 			bpf_map_delete_elem(&cap_floors, &fk);
 	}
-	bpf_map_delete_elem(&floor_owners, &file);
 }
 
 /*
@@ -464,6 +455,31 @@ static __always_inline void note_fd(struct capsicum_proc *p, int fd)
 {
 	if (fd >= 0 && (__u32)fd >= p->fd_bound)
 		p->fd_bound = (__u32)fd + 1;
+}
+
+/* The fd has no entry of its own any more (closed, replaced). */
+static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
+{
+	struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
+	struct capsicum_fd_rights *e;
+
+	/*
+	 * No entry was ever stored this high, unless another process shares
+	 * the table (CLONE_FILES) and stored it: fd_bound is per process.
+	 */
+	if (fd < 0 || ((__u32)fd >= p->fd_bound &&
+		       !(p->flags & CAPSICUM_PROC_SHARED_FDS)))
+		return;
+	/*
+	 * Lookup first: deleting a missing key takes the bucket lock. A
+	 * list may outlive the entry that counted it (an entry copied over
+	 * it), so tables that ever had one drop the fd's list regardless.
+	 */
+	if (p->flags & CAPSICUM_PROC_IOCTLS)
+		bpf_map_delete_elem(&cap_ioctls, &k);
+	e = bpf_map_lookup_elem(&cap_fds, &k);
+	if (e)
+		bpf_map_delete_elem(&cap_fds, &k);
 }
 
 /*

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Bookkeeping that keeps the tables exact: dup and friends copy rights,
- * accept and openat derive them, close ends them, fork copies the table,
- * exec keeps it (also from a non-leader thread), exit and file free drop
- * what can no longer be reached. Until a syscall's fexit has run, its new
- * descriptor has no entry and gets the file's floor, which fails closed.
+ * accept and openat give the new file a floor, close ends an entry, fork
+ * copies the table, exec keeps it (also from a non-leader thread), exit
+ * and file free drop what can no longer be reached. Until a syscall's
+ * fexit has run, its new descriptor has no entry and gets the file's
+ * floor, which fails closed.
  */
 #ifndef CAPSICUM_TRACK_BPF_H
 #define CAPSICUM_TRACK_BPF_H
@@ -19,28 +20,15 @@
 #define F_DUPFD_CLOEXEC	    1030
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 
-static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
+/* e, an entry of this table, holds exactly its file's floor. */
+static __always_inline bool is_floor(struct capsicum_proc *p,
+				     const struct capsicum_fd_rights *e)
 {
-	struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
-	struct capsicum_fd_rights *e;
+	struct capsicum_floor_key fk = { .table_id = p->table_id,
+					 .file = e->file };
+	struct capsicum_fd_rights *f = bpf_map_lookup_elem(&cap_floors, &fk);
 
-	/*
-	 * No entry was ever stored this high, unless another process shares
-	 * the table (CLONE_FILES) and stored it: fd_bound is per process.
-	 */
-	if (fd < 0 || ((__u32)fd >= p->fd_bound &&
-		       !(p->flags & CAPSICUM_PROC_SHARED_FDS)))
-		return;
-	/*
-	 * Lookup first: deleting a missing key takes the bucket lock. A
-	 * list may outlive the entry that counted it (an entry copied over
-	 * it), so tables that ever had one drop the fd's list regardless.
-	 */
-	if (p->flags & CAPSICUM_PROC_IOCTLS)
-		bpf_map_delete_elem(&cap_ioctls, &k);
-	e = bpf_map_lookup_elem(&cap_fds, &k);
-	if (e)
-		bpf_map_delete_elem(&cap_fds, &k);
+	return f && f->gen == e->gen && rights_same(f, e);
 }
 
 /* newfd now holds what oldfd holds (dup, dup2, dup3, F_DUPFD). */
@@ -55,10 +43,15 @@ static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
 
 	if (oldfd == newfd || !(p->flags & CAPSICUM_PROC_LIMITED))
 		return;
-	file = fd_file(newfd);
 	e = bpf_map_lookup_elem(&cap_fds, &ko);
-	if (!file || !e || e->file != (__u64)file || e->gen != file_gen(file)) {
-		/* No entry of its own: newfd gets the floor, like oldfd. */
+	file = e ? fd_file(newfd) : NULL;
+	if (!file || !e || e->file != (__u64)file || e->gen != file_gen(file) ||
+	    (e->nioctls <= 0 && is_floor(p, e))) {
+		/*
+		 * No entry of its own, or one the floor equals: newfd gets
+		 * the floor, like oldfd (a later narrowing of the floor gives
+		 * it an entry first: protect_siblings).
+		 */
 		fd_forget(p, newfd);
 		return;
 	}
@@ -104,10 +97,11 @@ static __always_inline void fd_derive(struct capsicum_proc *p,
 	/* Lists stay with their descriptor; an inherited list is empty. */
 	e.nioctls = h.nioctls < 0 ? -1 : 0;
 	/*
-	 * If the entry cannot be stored, the new descriptor must not be
-	 * usable with more than its source: the floor of its file says so.
+	 * The file is new, so its floor is exactly e and the descriptor
+	 * needs no entry. If the floor cannot be narrowed (no room for a
+	 * sibling's entry), it is written anyway: never more than e.
 	 */
-	if (!e.gen || store_entry(p, file, newfd, &e)) {
+	if (!e.gen || floor_narrow(p, file, newfd, &e)) {
 		proc_set_flag(p, CAPSICUM_PROC_LIMITED);
 		if (!e.gen || floor_put(p->table_id, (__u64)file, &e))
 			fail_closed();
@@ -208,34 +202,12 @@ static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
 	if (!file)
 		return;
 	e.gen = file_gen_assign(file);
-	/* Past a full table the file's floor still says "nothing". */
-	if (!e.gen || store_entry(p, file, newfd, &e)) {
+	/* A new file: its floor alone says "nothing" (as in fd_derive). */
+	if (!e.gen || floor_narrow(p, file, newfd, &e)) {
 		proc_set_flag(p, CAPSICUM_PROC_LIMITED);
 		if (!e.gen || floor_put(p->table_id, (__u64)file, &e))
 			fail_closed();
 	}
-}
-
-/*
- * openat's new descriptor gets the rights file_open gave its file as a
- * floor (hooks_at.bpf.h), read then from the dirfd the lookup used; the
- * dirfd number may name another file by now.
- */
-static __always_inline void fd_from_floor(struct capsicum_proc *p,
-					  struct file *file, int newfd)
-{
-	struct capsicum_floor_key fk = { .table_id = p->table_id,
-					 .file = (__u64)file };
-	struct capsicum_fd_rights *f, e;
-
-	if (!(p->flags & CAPSICUM_PROC_LIMITED))
-		return;
-	f = bpf_map_lookup_elem(&cap_floors, &fk);
-	if (!f || f->gen != file_gen(file))
-		return; /* an unrestricted dirfd: nothing to inherit */
-	e = *f;
-	/* Past a full table the floor already holds the descriptor. */
-	store_entry(p, file, newfd, &e);
 }
 
 /*
@@ -277,10 +249,12 @@ static __noinline int openat_exit_body(const struct pt_regs *regs, long ret)
 	file = fd_file((int)ret);
 	if (dirfd == AT_FDCWD || !file)
 		return 0;
+	/*
+	 * Otherwise the new descriptor holds the floor file_open gave its
+	 * file from the dirfd the lookup used, and needs no entry.
+	 */
 	if (BPF_CORE_READ(file, f_mode) & FMODE_PATH)
 		o_path_exit(p, dirfd, file, (int)ret);
-	else
-		fd_from_floor(p, file, (int)ret);
 	return 0;
 }
 
@@ -540,19 +514,28 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 SEC("lsm/file_free_security")
 int BPF_PROG(capsicum_file_free, struct file *file)
 {
-	__u64 key = (__u64)file;
+	__u64 key = (__u64)file, owners[2];
+	struct capsicum_file *f;
 
 	pd_file_freed(file);
 	/*
-	 * Entries naming this address become stale: its generation ends. A
-	 * lookup first: deleting a missing key takes the bucket lock.
+	 * Entries naming this address become stale: its generation ends.
+	 * Lookups first: deleting a missing key takes the bucket lock. No
+	 * one else holds the file now, so no floor is added meanwhile.
 	 */
-	if (tracked_files > 0 && bpf_map_lookup_elem(&cap_files, &key) &&
-	    !bpf_map_delete_elem(&cap_files, &key)) {
-		__sync_fetch_and_add(&tracked_files, -1);
+	if (tracked_files <= 0)
+		return 0;
+	f = bpf_map_lookup_elem(&cap_files, &key);
+	if (!f)
+		return 0;
+	owners[0] = f->owners[0];
+	owners[1] = f->owners[1];
+	if (bpf_map_delete_elem(&cap_files, &key))
+		return 0;
+	__sync_fetch_and_add(&tracked_files, -1);
+	if (bpf_map_lookup_elem(&inflight, &key))
 		bpf_map_delete_elem(&inflight, &key);
-		floors_drop(key);
-	}
+	floors_drop(key, owners);
 	return 0;
 }
 

@@ -162,6 +162,41 @@ SELFTEST(dup_then_limit_keeps_original)
 		    "original keeps its rights");
 }
 
+/*
+ * A dup of a limited descriptor holds the file's floor with no entry of
+ * its own (doc/design.md): narrowing either one later leaves the other
+ * as it was, and the narrowed one exactly narrowed.
+ */
+SELFTEST(narrowing_after_dup_leaves_the_other)
+{
+	cap_rights_t rw, r, w, got;
+	char c;
+	int fd, d, d2;
+
+	if (!fixture_loaded())
+		return;
+	fd = scratch_file();
+	cap_rights_init(&rw, CAP_READ, CAP_WRITE, CAP_SEEK);
+	if (!ASSERT_OK(cap_rights_limit(fd, &rw), "limit"))
+		return;
+	d = dup(fd);
+	d2 = dup(fd);
+	if (!ASSERT_OK(d, "dup") || !ASSERT_OK(d2, "dup"))
+		return;
+	cap_rights_init(&r, CAP_READ, CAP_SEEK);
+	ASSERT_OK(cap_rights_limit(fd, &r), "narrow the original");
+	ASSERT_ERRNO(write(fd, "x", 1), ENOTCAPABLE, "original cannot write");
+	ASSERT_EQ(write(d, "x", 1), 1, "the dup still writes");
+	ASSERT_OK(cap_rights_get(d, &got), "get the dup");
+	ASSERT_EQ(got.cr_rights[0], rw.cr_rights[0],
+		  "the dup keeps its rights");
+	cap_rights_init(&w, CAP_WRITE);
+	ASSERT_OK(cap_rights_limit(d2, &w), "narrow the other dup");
+	ASSERT_ERRNO(pread(d2, &c, 1, 0), ENOTCAPABLE, "it cannot read");
+	ASSERT_EQ(pread(d, &c, 1, 0), 1, "the first dup still reads");
+	ASSERT_EQ(write(d, "x", 1), 1, "and writes");
+}
+
 SELFTEST(dup_family_copies_rights)
 {
 	cap_rights_t r, got;
@@ -1066,6 +1101,46 @@ SELFTEST(openat_derives_dirfd_rights)
 	ASSERT_OK(cap_rights_get(f, &got), "get new fd");
 	ASSERT_EQ(got.cr_rights[0], r.cr_rights[0], "new fd has dir's rights");
 	ASSERT_ERRNO(openat(dfd, "f", O_WRONLY), ENOTCAPABLE, "write open");
+}
+
+/*
+ * The same for descriptors an openat or accept made: they hold their new
+ * file's floor, and a dup of them too.
+ */
+SELFTEST(narrowing_a_derived_descriptor_leaves_its_dup)
+{
+	cap_rights_t r, ro, got;
+	int dfd, f, d, l, s, sd;
+
+	if (!fixture_loaded())
+		return;
+	dfd = make_fd(DIRECTORY);
+	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_WRITE, CAP_FSTAT);
+	ASSERT_OK(cap_rights_limit(dfd, &r), "limit dir");
+	f = openat(dfd, "f", O_RDWR);
+	if (!ASSERT_OK(f, "openat through the dir"))
+		return;
+	d = dup(f);
+	cap_rights_init(&ro, CAP_READ);
+	ASSERT_OK(cap_rights_limit(f, &ro), "narrow the derived fd");
+	ASSERT_ERRNO(write(f, "x", 1), ENOTCAPABLE, "derived fd cannot write");
+	ASSERT_EQ(write(d, "x", 1), 1, "its dup still writes");
+	ASSERT_OK(cap_rights_get(d, &got), "get the dup");
+	ASSERT_EQ(got.cr_rights[0], r.cr_rights[0],
+		  "the dup keeps dir's rights");
+
+	l = make_fd(TCP_LISTENING);
+	if (!ASSERT_OK(l, "listener"))
+		return;
+	cap_rights_init(&r, CAP_ACCEPT, CAP_READ, CAP_WRITE, CAP_GETSOCKNAME);
+	ASSERT_OK(cap_rights_limit(l, &r), "limit listener");
+	s = accept(l, NULL, NULL);
+	if (!ASSERT_OK(s, "accept"))
+		return;
+	sd = dup(s);
+	ASSERT_OK(cap_rights_limit(s, &ro), "narrow the accepted fd");
+	ASSERT_ERRNO(write(s, "x", 1), ENOTCAPABLE, "accepted cannot write");
+	ASSERT_EQ(write(sd, "x", 1), 1, "its dup still writes");
 }
 
 SELFTEST(accept_inherits_listener_rights)

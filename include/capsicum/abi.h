@@ -327,14 +327,17 @@ struct capsicum_fd_rights {
 };
 
 /*
- * Per-file state, key the struct file's address: its generation, and the
- * rights no descriptor of it has less of, in any table: the intersection
- * of every entry and floor stored for this generation. It never widens,
- * so a hook whose need it covers allows without finding the descriptor.
+ * Per-file state, key the struct file's address: its generation; the
+ * rights no descriptor of it has less of, in any table (the intersection
+ * of every entry and floor stored for this generation; it never widens,
+ * so a hook whose need it covers allows without finding the descriptor);
+ * and up to two tables holding a floor of it, which the file's free
+ * drops (a third table's floor goes stale with the generation).
  */
 struct capsicum_file {
 	__u64 gen;
 	__u64 low[2];
+	__u64 owners[2];
 };
 
 /*
