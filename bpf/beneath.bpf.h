@@ -14,6 +14,8 @@
 #include "state.bpf.h"
 
 #define BENEATH_MAX_DEPTH 4096
+/* Levels walked inline, with plain BTF loads, before bpf_loop takes over. */
+#define BENEATH_FAST_DEPTH 8
 
 struct beneath_walk {
 	__u64 dentry;	 /* where the walk is */
@@ -62,22 +64,72 @@ static long beneath_step(__u64 i, void *ctx)
 }
 
 /*
- * (dentry, mnt) at or beneath dir's path. With mnt NULL only dentries are
- * walked (hooks that see no mount): then an object on another mount than
- * the directory's is never beneath, which fails closed.
+ * The walk's start: (dentry, mnt) and dir's path, which it must reach
+ * (one probe read for both halves of it; dir has no BTF type here).
+ */
+static __always_inline struct beneath_walk
+beneath_start(struct dentry *dentry, struct vfsmount *mnt, struct file *dir,
+	      struct vfsmount **top_mnt)
+{
+	struct path top = {};
+	struct beneath_walk w;
+
+	BPF_CORE_READ_INTO(&top, dir, f_path);
+	*top_mnt = top.mnt;
+	w.dentry = (__u64)dentry;
+	w.mount = mount_of(mnt);
+	w.top = (__u64)top.dentry;
+	w.top_mount = mnt ? mount_of(top.mnt) : 0;
+	w.found = false;
+	return w;
+}
+
+/*
+ * (dentry, mnt) at or beneath dir's path, for pointers a probe read
+ * gave (no BTF type): bpf_loop all the way. With mnt NULL only dentries
+ * are walked (hooks that see no mount): then an object on another mount
+ * than the directory's is never beneath, which fails closed.
+ */
+static __always_inline bool
+beneath_probed(struct dentry *dentry, struct vfsmount *mnt, struct file *dir)
+{
+	struct vfsmount *top_mnt;
+	struct beneath_walk w = beneath_start(dentry, mnt, dir, &top_mnt);
+
+	if (!dentry)
+		return false;
+	bpf_loop(BENEATH_MAX_DEPTH, beneath_step, &w, 0);
+	return w.found;
+}
+
+/*
+ * The same for the hook's own BTF pointers. The common case, a few
+ * levels within one mount, takes plain loads: the steps of beneath_step
+ * until a mount root is met (the walk then leaves the mount) or the
+ * depth runs out; bpf_loop goes on from there.
  */
 static __always_inline bool beneath(struct dentry *dentry, struct vfsmount *mnt,
 				    struct file *dir)
 {
-	struct beneath_walk w = {
-		.dentry = (__u64)dentry,
-		.mount = mount_of(mnt),
-		.top = (__u64)BPF_CORE_READ(dir, f_path.dentry),
-		.top_mount = mnt ? mount_of(BPF_CORE_READ(dir, f_path.mnt)) : 0,
-	};
+	struct vfsmount *top_mnt;
+	struct beneath_walk w = beneath_start(dentry, mnt, dir, &top_mnt);
+	struct dentry *root = mnt ? mnt->mnt_root : NULL, *d = dentry;
 
 	if (!dentry)
 		return false;
+	for (int i = 0; i < BENEATH_FAST_DEPTH; i++) {
+		struct dentry *parent;
+
+		if ((__u64)d == w.top && (!w.top_mount || mnt == top_mnt))
+			return true;
+		if (root && d == root)
+			break;
+		parent = d->d_parent;
+		if (!parent || parent == d)
+			return false;
+		d = parent;
+	}
+	w.dentry = (__u64)d;
 	bpf_loop(BENEATH_MAX_DEPTH, beneath_step, &w, 0);
 	return w.found;
 }

@@ -75,6 +75,17 @@ static __always_inline int compat_refuse(struct capsicum_proc *p)
 	return deny(ENOTCAPABLE, -1, 0, NULL);
 }
 
+/* compat_refuse with the task and syscall number already at hand. */
+static __always_inline int compat_refuse_of(struct capsicum_proc *p,
+					    struct task_struct *task, long nr)
+{
+	if (!(p->flags & (CAPSICUM_PROC_LIMITED | CAPSICUM_PROC_CAPMODE)))
+		return 0;
+	if (!(task->thread_info.status & TS_COMPAT) && !(nr & X32_SYSCALL_BIT))
+		return 0;
+	return deny(ENOTCAPABLE, -1, 0, NULL);
+}
+
 static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,
 				    struct dentry *dentry, struct vfsmount *mnt)
 {
@@ -109,25 +120,30 @@ static __always_inline int derive_floor(struct capsicum_proc *p,
 static __noinline int file_open_check(struct file *file)
 {
 	struct capsicum_proc *p = current_proc();
+	struct task_struct *task;
+	struct pt_regs *regs;
 	struct at_lookup l;
 	struct held h;
-	__u64 flags;
 	long nr;
 	int err;
 
 	if (!p)
 		return 0;
-	err = compat_refuse(p);
+	/* One helper call each for the task and its registers. */
+	task = bpf_get_current_task_btf();
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	nr = regs->orig_ax;
+	err = compat_refuse_of(p, task, nr);
 	if (err)
 		return err;
-	nr = current_syscall();
-	if (open_flags(nr, &flags)) {
+	if (nr == NR_openat || nr == NR_openat2) {
 		/*
 		 * The flags the kernel acts on: O_CREAT and O_TRUNC are still
 		 * in f_flags here, and openat2's copy in user memory may have
 		 * changed since the kernel read it.
 		 */
-		l = at_arg(0, open_need(file->f_flags));
+		l.dirfd = (int)regs->di;
+		l.need = open_need(file->f_flags);
 		if (file->f_mode & FMODE_READ)
 			l.need |= CAP_READ;
 		if (file->f_mode & FMODE_WRITE)

@@ -254,30 +254,46 @@ static __always_inline struct file *fd_with_dentry(struct dentry *dentry,
 	return f;
 }
 
+/* The file descriptor fd names, if it is the one at `path`; else NULL. */
+static __always_inline struct file *fd_at_path(int fd, const struct path *path)
+{
+	struct file *f = fd_file(fd);
+	struct path fp;
+
+	/* One probe read for both halves of the file's path. */
+	if (!f || BPF_CORE_READ_INTO(&fp, f, f_path) ||
+	    fp.dentry != path->dentry || fp.mnt != path->mnt)
+		return NULL;
+	return f;
+}
+
 static __noinline int inode_getattr_check(const struct path *path)
 {
-	struct capsicum_proc *p = current_proc();
-	struct file *f;
-	long nr;
-	int fd;
+	struct pt_regs *regs = current_regs();
+	long nr = regs->orig_ax;
+	struct capsicum_proc *p;
+	struct file *f = NULL;
+	int fd = (int)regs->di;
 
+	/* fstat: the file's low may allow it before the table is found. */
+	if (nr == NR_fstat) {
+		f = fd_at_path(fd, path);
+		if (!f || file_allows_all(f, CAP_FSTAT, 0))
+			return 0;
+	}
+	p = current_proc();
 	if (!p)
 		return 0;
-	nr = current_syscall();
 	if (nr == NR_newfstatat || nr == NR_statx) {
 		/* fstatat(fd, "", AT_EMPTY_PATH) is fstat(fd). */
 		unsigned long flags = syscall_arg(nr == NR_statx ? 2 : 3);
 
 		if (!(flags & AT_EMPTY_PATH))
 			return stat_at_check(p, nr, path);
-		f = fd_with_dentry(path->dentry, &fd);
-		if (!f || BPF_CORE_READ(f, f_path.mnt) != path->mnt)
+		f = fd_at_path(fd, path);
+		if (!f)
 			return stat_at_check(p, nr, path);
-	} else if (nr == NR_fstat) {
-		f = fd_with_dentry(path->dentry, &fd);
-		if (!f || BPF_CORE_READ(f, f_path.mnt) != path->mnt)
-			return 0;
-	} else {
+	} else if (nr != NR_fstat) {
 		return stat_at_check(p, nr, path);
 	}
 	return require(p, f, fd, CAP_FSTAT, 0, CAPSICUM_HOOK_INODE_GETATTR);

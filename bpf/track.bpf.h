@@ -228,14 +228,16 @@ static __always_inline void o_path_exit(struct capsicum_proc *p, int dirfd,
 		return;
 	held_rights(p, dir, dirfd, &h);
 	if ((h.limited || in_capmode(p)) &&
-	    !beneath(BPF_CORE_READ(file, f_path.dentry),
-		     BPF_CORE_READ(file, f_path.mnt), dir))
+	    !beneath_probed(BPF_CORE_READ(file, f_path.dentry),
+			    BPF_CORE_READ(file, f_path.mnt), dir))
 		fd_no_rights(p, newfd);
 	else
 		fd_derive(p, &h, newfd);
 }
 
-static __noinline int openat_exit_body(const struct pt_regs *regs, long ret)
+/* openat2: how is in user memory, so its flags are not known here. */
+static __noinline int openat_exit_body(const struct pt_regs *regs, long ret,
+				       bool openat2)
 {
 	struct capsicum_proc *p = current_proc();
 	struct file *file;
@@ -246,6 +248,9 @@ static __noinline int openat_exit_body(const struct pt_regs *regs, long ret)
 	dirfd = (int)regs->di;
 	/* A reused fd number must not keep a closed descriptor's entry. */
 	fd_forget(p, (int)ret);
+	/* openat's flags, as the kernel used them: not O_PATH, no more work. */
+	if (!openat2 && !(regs->dx & O_PATH))
+		return 0;
 	file = fd_file((int)ret);
 	if (dirfd == AT_FDCWD || !file)
 		return 0;
@@ -261,13 +266,13 @@ static __noinline int openat_exit_body(const struct pt_regs *regs, long ret)
 SEC("fexit/__x64_sys_openat")
 int BPF_PROG(capsicum_openat_exit, const struct pt_regs *regs, long ret)
 {
-	return GATED(openat_exit_body, regs, ret);
+	return GATED(openat_exit_body, regs, ret, false);
 }
 
 SEC("fexit/__x64_sys_openat2")
 int BPF_PROG(capsicum_openat2_exit, const struct pt_regs *regs, long ret)
 {
-	return GATED(openat_exit_body, regs, ret);
+	return GATED(openat_exit_body, regs, ret, true);
 }
 
 static __noinline int close_exit_body(int fd)
