@@ -163,13 +163,32 @@ SELFTEST(dup_then_limit_keeps_original)
 }
 
 /*
+ * Narrowing fd to `narrow` (no CAP_WRITE) takes writing from it only:
+ * its dup still writes and keeps `keep`.
+ */
+static void expect_narrowing_spares_dup(int fd, int dup,
+					const cap_rights_t *narrow,
+					const cap_rights_t *keep)
+{
+	cap_rights_t got;
+
+	ASSERT_OK(cap_rights_limit(fd, narrow), "narrow");
+	ASSERT_ERRNO(write(fd, "x", 1), ENOTCAPABLE,
+		     "narrowed fd cannot write");
+	ASSERT_EQ(write(dup, "x", 1), 1, "its dup still writes");
+	ASSERT_OK(cap_rights_get(dup, &got), "get the dup");
+	ASSERT_EQ(got.cr_rights[0], keep->cr_rights[0],
+		  "the dup keeps its rights");
+}
+
+/*
  * A dup of a limited descriptor holds the file's floor with no entry of
  * its own (doc/design.md): narrowing either one later leaves the other
  * as it was, and the narrowed one exactly narrowed.
  */
 SELFTEST(narrowing_after_dup_leaves_the_other)
 {
-	cap_rights_t rw, r, w, got;
+	cap_rights_t rw, r, w;
 	char c;
 	int fd, d, d2;
 
@@ -184,12 +203,7 @@ SELFTEST(narrowing_after_dup_leaves_the_other)
 	if (!ASSERT_OK(d, "dup") || !ASSERT_OK(d2, "dup"))
 		return;
 	cap_rights_init(&r, CAP_READ, CAP_SEEK);
-	ASSERT_OK(cap_rights_limit(fd, &r), "narrow the original");
-	ASSERT_ERRNO(write(fd, "x", 1), ENOTCAPABLE, "original cannot write");
-	ASSERT_EQ(write(d, "x", 1), 1, "the dup still writes");
-	ASSERT_OK(cap_rights_get(d, &got), "get the dup");
-	ASSERT_EQ(got.cr_rights[0], rw.cr_rights[0],
-		  "the dup keeps its rights");
+	expect_narrowing_spares_dup(fd, d, &r, &rw);
 	cap_rights_init(&w, CAP_WRITE);
 	ASSERT_OK(cap_rights_limit(d2, &w), "narrow the other dup");
 	ASSERT_ERRNO(pread(d2, &c, 1, 0), ENOTCAPABLE, "it cannot read");
@@ -1109,7 +1123,7 @@ SELFTEST(openat_derives_dirfd_rights)
  */
 SELFTEST(narrowing_a_derived_descriptor_leaves_its_dup)
 {
-	cap_rights_t r, ro, got;
+	cap_rights_t r, ro;
 	int dfd, f, d, l, s, sd;
 
 	if (!fixture_loaded())
@@ -1122,12 +1136,7 @@ SELFTEST(narrowing_a_derived_descriptor_leaves_its_dup)
 		return;
 	d = dup(f);
 	cap_rights_init(&ro, CAP_READ);
-	ASSERT_OK(cap_rights_limit(f, &ro), "narrow the derived fd");
-	ASSERT_ERRNO(write(f, "x", 1), ENOTCAPABLE, "derived fd cannot write");
-	ASSERT_EQ(write(d, "x", 1), 1, "its dup still writes");
-	ASSERT_OK(cap_rights_get(d, &got), "get the dup");
-	ASSERT_EQ(got.cr_rights[0], r.cr_rights[0],
-		  "the dup keeps dir's rights");
+	expect_narrowing_spares_dup(f, d, &ro, &r);
 
 	l = make_fd(TCP_LISTENING);
 	if (!ASSERT_OK(l, "listener"))
@@ -1138,9 +1147,7 @@ SELFTEST(narrowing_a_derived_descriptor_leaves_its_dup)
 	if (!ASSERT_OK(s, "accept"))
 		return;
 	sd = dup(s);
-	ASSERT_OK(cap_rights_limit(s, &ro), "narrow the accepted fd");
-	ASSERT_ERRNO(write(s, "x", 1), ENOTCAPABLE, "accepted cannot write");
-	ASSERT_EQ(write(sd, "x", 1), 1, "its dup still writes");
+	expect_narrowing_spares_dup(s, sd, &ro, &r);
 }
 
 SELFTEST(accept_inherits_listener_rights)
