@@ -43,12 +43,14 @@ static __noinline int file_permission_check(struct file *file, int mask)
 	return require(p, file, r.fd, r.need, 0, CAPSICUM_HOOK_FILE_PERMISSION);
 }
 
+/* (struct file *file, int mask), read past the gate (CTX_ARG). */
 SEC("lsm/file_permission")
-int BPF_PROG(capsicum_file_permission, struct file *file, int mask)
+int capsicum_file_permission(unsigned long long *ctx)
 {
 	if (no_capsicum_state())
 		return 0;
-	return file_permission_check(file, mask);
+	return file_permission_check(CTX_ARG(struct file *, 0),
+				     CTX_ARG(int, 1));
 }
 
 /* FreeBSD's mmap rule: write needs CAP_MMAP_W only for shared mappings. */

@@ -120,10 +120,14 @@ static __noinline int dup_exit_body(const struct pt_regs *regs, long ret)
 
 #define dup_exit(regs, ret) GATED(dup_exit_body, regs, ret)
 
+/* (const struct pt_regs *regs) -> long ret, read past the gate. */
 SEC("fexit/__x64_sys_dup")
-int BPF_PROG(capsicum_dup_exit, const struct pt_regs *regs, long ret)
+int capsicum_dup_exit(unsigned long long *ctx)
 {
-	return dup_exit(regs, ret);
+	if (no_capsicum_state())
+		return 0;
+	return dup_exit_body(CTX_ARG(const struct pt_regs *, 0),
+			     CTX_ARG(long, 1));
 }
 
 SEC("fexit/__x64_sys_dup2")
@@ -284,12 +288,13 @@ static __noinline int close_exit_body(int fd)
 	return 0;
 }
 
+/* (const struct pt_regs *regs) -> long ret, read past the gate. */
 SEC("fexit/__x64_sys_close")
-int BPF_PROG(capsicum_close_exit, const struct pt_regs *regs, long ret)
+int capsicum_close_exit(unsigned long long *ctx)
 {
-	if (ret != 0)
+	if (CTX_ARG(long, 1) != 0 || no_capsicum_state())
 		return 0;
-	return GATED(close_exit_body, (int)regs->di);
+	return close_exit_body((int)CTX_ARG(const struct pt_regs *, 0)->di);
 }
 
 struct range_forget {
