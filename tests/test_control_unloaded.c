@@ -30,7 +30,8 @@ Test(control_unloaded, every_call_is_enosys)
 	cap_rights_init(&r, CAP_READ);
 	expect_enosys(cap_rights_limit(fd, &r), "cap_rights_limit");
 	expect_enosys(cap_rights_get(fd, &r), "cap_rights_get");
-	expect_enosys(cap_fcntls_limit(fd, CAP_FCNTL_GETFL), "cap_fcntls_limit");
+	expect_enosys(cap_fcntls_limit(fd, CAP_FCNTL_GETFL),
+		      "cap_fcntls_limit");
 	expect_enosys(cap_fcntls_get(fd, &fcntls), "cap_fcntls_get");
 	expect_enosys(cap_ioctls_limit(fd, cmds, 1), "cap_ioctls_limit");
 	expect_enosys((int)cap_ioctls_get(fd, cmds, 1), "cap_ioctls_get");
