@@ -458,11 +458,30 @@ static __always_inline void proc_set_flag(struct capsicum_proc *p, __u32 flag)
 	__sync_fetch_and_or((__u64 *)&p->flags, (__u64)flag);
 }
 
-/* Entries of p exist only below fd_bound: task_free scans no further. */
+/*
+ * Entries of p exist only below fd_bound: task_free and close scan or
+ * delete no further. Threads store entries concurrently, so the bound
+ * only grows, by one atomic OR on the 64-bit word whose high half it is
+ * (as proc_set_flag does for the flags): of 2^k - 1 for the smallest k
+ * that covers fd + 1, at most twice the bound an exact max would keep.
+ */
 static __always_inline void note_fd(struct capsicum_proc *p, int fd)
 {
-	if (fd >= 0 && (__u32)fd >= p->fd_bound)
-		p->fd_bound = (__u32)fd + 1;
+	__u32 bound;
+
+	_Static_assert(__builtin_offsetof(struct capsicum_proc, fd_bound) ==
+			       __builtin_offsetof(struct capsicum_proc, flags) +
+				       4,
+		       "fd_bound is the high half of the flags word");
+	if (fd < 0 || (__u32)fd < p->fd_bound)
+		return;
+	bound = (__u32)fd + 1;
+	bound |= bound >> 1;
+	bound |= bound >> 2;
+	bound |= bound >> 4;
+	bound |= bound >> 8;
+	bound |= bound >> 16;
+	__sync_fetch_and_or((__u64 *)&p->flags, (__u64)bound << 32);
 }
 
 /* The fd has no entry of its own any more (closed, replaced). */
