@@ -114,14 +114,10 @@ protect_siblings(struct capsicum_proc *p, struct file *file, int fd, __u64 gen,
 	return s.error;
 }
 
-/*
- * Narrows the file's floor to `e`; creates it (after the scan) if new.
- * The floor as it is then goes to *out if out is not NULL.
- */
-static __always_inline int floor_narrow_to(struct capsicum_proc *p,
-					   struct file *file, int fd,
-					   const struct capsicum_fd_rights *e,
-					   struct capsicum_fd_rights *out)
+/* Narrows the file's floor to `e`; creates it (after the scan) if new. */
+static __always_inline int floor_narrow(struct capsicum_proc *p,
+					struct file *file, int fd,
+					const struct capsicum_fd_rights *e)
 {
 	struct capsicum_floor_key fk = { .table_id = p->table_id,
 					 .file = (__u64)file };
@@ -141,8 +137,6 @@ static __always_inline int floor_narrow_to(struct capsicum_proc *p,
 	/* The floor keeps no lists: any list makes it allow no ioctl. */
 	nf.nioctls = nf.nioctls == -1 && e->nioctls == -1 ? -1 : 0;
 	proc_set_flag(p, CAPSICUM_PROC_LIMITED);
-	if (out)
-		*out = nf;
 	if (f && rights_same(f, &nf))
 		return 0;
 	err = protect_siblings(p, file, fd, e->gen, f);
@@ -151,34 +145,24 @@ static __always_inline int floor_narrow_to(struct capsicum_proc *p,
 	return floor_put(p->table_id, (__u64)file, &nf);
 }
 
-static __always_inline int floor_narrow(struct capsicum_proc *p,
-					struct file *file, int fd,
-					const struct capsicum_fd_rights *e)
-{
-	return floor_narrow_to(p, file, fd, e, NULL);
-}
-
 /*
  * Narrows the file's floor with the descriptor's new rights, then writes
- * its entry, unless the floor now says exactly the same (no list): the
- * descriptor then holds the floor, and an entry it had goes.
+ * its entry. Always, even when the floor now says the same: another
+ * thread limiting a sibling at the same time may have read the floor
+ * before this narrowing and would give an entry-less descriptor what it
+ * read (protect_siblings), so an explicit limit keeps its own entry.
  */
 static __always_inline int store_entry(struct capsicum_proc *p,
 				       struct file *file, int fd,
 				       struct capsicum_fd_rights *e)
 {
 	struct capsicum_fd_key k = { .table_id = p->table_id, .fd = fd };
-	struct capsicum_fd_rights floor;
 	int err;
 
 	/* Floor first: if the entry then fails, the fd falls to the floor. */
-	err = floor_narrow_to(p, file, fd, e, &floor);
+	err = floor_narrow(p, file, fd, e);
 	if (err)
 		return err;
-	if (e->nioctls <= 0 && rights_same(&floor, e)) {
-		fd_forget(p, fd);
-		return 0;
-	}
 	if (bpf_map_update_elem(&cap_fds, &k, e, BPF_ANY))
 		return -ENOMEM;
 	note_fd(p, fd);

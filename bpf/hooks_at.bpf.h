@@ -68,7 +68,7 @@ static __always_inline int at_check_held(struct capsicum_proc *p,
  */
 static __always_inline int compat_refuse(struct capsicum_proc *p)
 {
-	if (!(p->flags & (CAPSICUM_PROC_LIMITED | CAPSICUM_PROC_CAPMODE)))
+	if (!table_limited(p) && !in_capmode(p))
 		return 0;
 	if (!compat_syscall() && !(current_syscall() & X32_SYSCALL_BIT))
 		return 0;
@@ -79,7 +79,7 @@ static __always_inline int compat_refuse(struct capsicum_proc *p)
 static __always_inline int compat_refuse_of(struct capsicum_proc *p,
 					    struct task_struct *task, long nr)
 {
-	if (!(p->flags & (CAPSICUM_PROC_LIMITED | CAPSICUM_PROC_CAPMODE)))
+	if (!table_limited(p) && !in_capmode(p))
 		return 0;
 	if (!(task->thread_info.status & TS_COMPAT) && !(nr & X32_SYSCALL_BIT))
 		return 0;

@@ -38,7 +38,7 @@ static __noinline int file_permission_check(struct file *file, int mask)
 	if (file_allows_all(file, r.need, 0))
 		return 0;
 	p = current_proc();
-	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED))
+	if (!p || !table_limited(p))
 		return 0;
 	return require(p, file, r.fd, r.need, 0, CAPSICUM_HOOK_FILE_PERMISSION);
 }

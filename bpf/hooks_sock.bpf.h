@@ -104,6 +104,49 @@ static __always_inline int scm_note_rights(struct capsicum_proc *p,
 	return off >= len ? 0 : -ENOTCAPABLE;
 }
 
+struct stale_scan {
+	__u64 table_id;
+	struct file *file;
+};
+
+/* bpf_loop body: fd i's entry names the file, which fd i no longer holds. */
+static long stale_cb(__u64 i, struct stale_scan *s)
+{
+	struct capsicum_fd_key k = { .table_id = s->table_id, .fd = (__s32)i };
+	struct capsicum_fd_rights *e = bpf_map_lookup_elem(&cap_fds, &k);
+
+	if (!e || e->file != (__u64)s->file || fd_file((int)i) == s->file)
+		return 0;
+	bpf_map_delete_elem(&cap_ioctls, &k);
+	bpf_map_delete_elem(&cap_fds, &k);
+	return 0;
+}
+
+/*
+ * A descriptor closed without close(2) (exec's close-on-exec, io_uring's
+ * close) keeps its entry, which still names the file and its generation.
+ * A receive (SCM_RIGHTS, pidfd_getfd) may install that same file at that
+ * number again, and the entry would count: before the install, entries
+ * of the file at numbers that no longer hold it go.
+ */
+static __always_inline void drop_stale_entries(struct capsicum_proc *p,
+					       struct file *file)
+{
+	struct stale_scan s = { .table_id = p->table_id, .file = file };
+	struct fdtable *fdt;
+	__u32 n = p->fd_bound;
+
+	if (!table_limited(p) || !file_gen(file))
+		return;
+	/* fd_bound is per process; a shared table may hold the other's. */
+	if (p->flags & CAPSICUM_PROC_SHARED_FDS) {
+		fdt = BPF_CORE_READ(bpf_get_current_task_btf(), files, fdt);
+		n = BPF_CORE_READ(fdt, max_fds);
+	}
+	bpf_loop(n < CAPSICUM_SCAN_FDS ? n : CAPSICUM_SCAN_FDS, stale_cb, &s,
+		 0);
+}
+
 SEC("lsm/file_receive")
 int BPF_PROG(capsicum_file_receive, struct file *file)
 {
@@ -112,12 +155,17 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
 	struct capsicum_fd_rights e;
 	struct capsicum_proc *p;
 
-	if (!in)
+	if (!in) {
+		p = current_proc();
+		if (p)
+			drop_stale_entries(p, file);
 		return 0;
+	}
 	/* The receiver's descriptor has no entry yet: its floor says it. */
 	p = proc_get_or_create();
 	if (!p)
 		return -ENOMEM;
+	drop_stale_entries(p, file);
 	e = *in;
 	e.file = key;
 	e.gen = file_gen_assign(file);
@@ -204,7 +252,7 @@ int BPF_PROG(capsicum_socket_accept, struct socket *sock,
 	int err = sock_require(sock, CAP_ACCEPT);
 
 	p = current_proc();
-	if (err || !p || !(p->flags & CAPSICUM_PROC_LIMITED) || !sock->file)
+	if (err || !p || !table_limited(p) || !sock->file)
 		return err;
 	held_rights(p, sock->file, (int)syscall_arg(0), &a.held);
 	if (!a.held.limited)

@@ -325,6 +325,16 @@ static __always_inline bool file_allows_all(struct file *file, __u64 need0,
 	return !f || rights_contain(f->low, need0, need1);
 }
 
+/*
+ * Some descriptor of p's table may have been limited: by this process
+ * (LIMITED), or by another sharing the table through CLONE_FILES, whose
+ * flags are its own (SHARED_FDS).
+ */
+static __always_inline bool table_limited(const struct capsicum_proc *p)
+{
+	return p->flags & (CAPSICUM_PROC_LIMITED | CAPSICUM_PROC_SHARED_FDS);
+}
+
 static __always_inline void held_all(struct held *h, int fd)
 {
 	h->rights[0] = CAP_ALL0;
@@ -361,7 +371,7 @@ held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
 	__u64 gen;
 
 	held_all(h, fd);
-	if (!(p->flags & CAPSICUM_PROC_LIMITED))
+	if (!table_limited(p))
 		return; /* a table for capability mode only */
 	gen = file_gen(file);
 	if (!gen)
@@ -500,9 +510,10 @@ static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
 	/*
 	 * Lookup first: deleting a missing key takes the bucket lock. A
 	 * list may outlive the entry that counted it (an entry copied over
-	 * it), so tables that ever had one drop the fd's list regardless.
+	 * it), so tables that ever had one drop the fd's list regardless
+	 * (a shared table's lists may come from the other process).
 	 */
-	if (p->flags & CAPSICUM_PROC_IOCTLS)
+	if (p->flags & (CAPSICUM_PROC_IOCTLS | CAPSICUM_PROC_SHARED_FDS))
 		bpf_map_delete_elem(&cap_ioctls, &k);
 	e = bpf_map_lookup_elem(&cap_fds, &k);
 	if (e)

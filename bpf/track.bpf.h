@@ -41,17 +41,22 @@ static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
 	struct capsicum_ioctls *l;
 	struct file *file;
 
-	if (oldfd == newfd || !(p->flags & CAPSICUM_PROC_LIMITED))
+	if (oldfd == newfd || !table_limited(p))
 		return;
+	/*
+	 * No entry of its own, one the floor equals, or a stale one: newfd
+	 * gets its file's floor (a later narrowing of the floor gives it an
+	 * entry first: protect_siblings). The floor test comes first: an
+	 * entry equal to its file's floor needs no validation, since either
+	 * way newfd ends on the floor of the file it holds.
+	 */
 	e = bpf_map_lookup_elem(&cap_fds, &ko);
-	file = e ? fd_file(newfd) : NULL;
-	if (!file || !e || e->file != (__u64)file || e->gen != file_gen(file) ||
-	    (e->nioctls <= 0 && is_floor(p, e))) {
-		/*
-		 * No entry of its own, or one the floor equals: newfd gets
-		 * the floor, like oldfd (a later narrowing of the floor gives
-		 * it an entry first: protect_siblings).
-		 */
+	if (!e || (e->nioctls <= 0 && is_floor(p, e))) {
+		fd_forget(p, newfd);
+		return;
+	}
+	file = fd_file(newfd);
+	if (!file || e->file != (__u64)file || e->gen != file_gen(file)) {
 		fd_forget(p, newfd);
 		return;
 	}
@@ -164,7 +169,7 @@ static __noinline int accept_exit_body(const struct pt_regs *regs, long ret)
 	struct accepting *a;
 	struct file *file;
 
-	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED))
+	if (!p || !table_limited(p))
 		return 0;
 	a = bpf_map_lookup_elem(&accepting, &tid);
 	if (!a)
@@ -410,6 +415,12 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 		proc_set_flag(p, CAPSICUM_PROC_SHARED_FDS);
 		return 0;
 	}
+	/*
+	 * A table of its own: not shared, and limited if the copy may hold
+	 * limits (a shared parent's table may hold its sharer's).
+	 */
+	child->flags = (p->flags & ~CAPSICUM_PROC_SHARED_FDS) |
+		       (table_limited(p) ? CAPSICUM_PROC_LIMITED : 0);
 	child->table_id = __sync_fetch_and_add(&next_table_id, 1) + 1;
 	child->fd_bound = p->fd_bound;
 	c.from = p->table_id;
@@ -419,7 +430,7 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 	c.fds = BPF_CORE_READ(fdt, fd);
 	/* Descriptors past the scan could not carry their rights over. */
 	if (max > CAPSICUM_SCAN_FDS)
-		return (p->flags & CAPSICUM_PROC_LIMITED) ? -ENOMEM : 0;
+		return table_limited(p) ? -ENOMEM : 0;
 	bpf_loop(max, copy_fd_cb, &c, 0);
 	return c.error;
 }

@@ -41,6 +41,40 @@ __attribute__((constructor)) static void r2_phase2(void)
 			_exit(3);
 		_exit(write(10, "x", 1) == 1 ? 1 : 0); /* 1: widened */
 	}
+	if (!strcmp(ph, "cloexec")) {
+		/*
+		 * fd 10 (entry: all rights) was closed by exec's O_CLOEXEC,
+		 * fd 11 holds READ. The same file comes back at number 10.
+		 */
+		char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c = 'x';
+		struct iovec v = { &c, 1 };
+		struct msghdr m = { .msg_iov = &v,
+				    .msg_iovlen = 1,
+				    .msg_control = cbuf,
+				    .msg_controllen = sizeof(cbuf) };
+		struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+		int sv[2], fd = 11, d = -1;
+
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+			_exit(6);
+		while ((d = dup(0)) >= 0 && d < 9)
+			;
+		if (d != 9)
+			_exit(7);
+		h->cmsg_level = SOL_SOCKET;
+		h->cmsg_type = SCM_RIGHTS;
+		h->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(h), &fd, sizeof(int));
+		got = -1;
+		if (sendmsg(sv[0], &m, 0) == 1 && recvmsg(sv[1], &m, 0) == 1) {
+			h = CMSG_FIRSTHDR(&m);
+			if (h)
+				memcpy(&got, CMSG_DATA(h), sizeof(int));
+		}
+		if (got != 10)
+			_exit(8);
+		_exit(write(10, "x", 1) == 1 ? 1 : 0); /* 1: widened */
+	}
 	if (!strcmp(ph, "pd")) {
 		char c;
 		/* tell parent we exec'd, then wait for go and do checked ops */
@@ -99,6 +133,39 @@ static int bound_case(bool nonleader)
 		exec_from(nonleader, "R2_PHASE=bound");
 	}
 	return selftest_wait(pid);
+}
+
+/*
+ * exec closes O_CLOEXEC descriptors without close(2), so no fexit drops
+ * their entries: the same struct file arriving at that number again (here
+ * over SCM_RIGHTS, equally pidfd_getfd) must not get the closed fd's rights.
+ */
+SELFTEST(cloexec_closed_fd_number_does_not_revive_rights)
+{
+	char path[] = "/tmp/r2c.XXXXXX";
+	cap_rights_t ro;
+	pid_t pid;
+	int f;
+
+	if (!fixture_loaded())
+		return;
+	pid = fork();
+	if (pid == 0) {
+		f = mkstemp(path);
+		unlink(path);
+		cap_rights_init(&ro, CAP_READ);
+		if (f < 0 || dup3(f, 10, O_CLOEXEC) != 10 ||
+		    dup2(f, 11) != 11 || cap_rights_limit(11, &ro))
+			_exit(4);
+		close(f);
+		if (write(10, "x", 1) != 1 || write(11, "x", 1) == 1)
+			_exit(5);
+		syscall(SYS_close_range, 3, 9, 0);
+		syscall(SYS_close_range, 12, ~0U, 0);
+		exec_from(false, "R2_PHASE=cloexec");
+	}
+	ASSERT_EQ(selftest_wait(pid), 0,
+		  "received descriptor at an exec-closed number stays READ");
 }
 
 SELFTEST(nonleader_exec_keeps_fd_bound)
@@ -277,6 +344,49 @@ SELFTEST(clone_files_child_close_forgets_entries)
 		    NULL);
 	ASSERT_EQ(selftest_wait(pid), 0,
 		  "no stale entry revives in a CLONE_FILES child");
+}
+
+static int limit_fd_10_read(void *arg)
+{
+	cap_rights_t ro;
+
+	(void)arg;
+	cap_rights_init(&ro, CAP_READ);
+	return cap_rights_limit(10, &ro) ? 1 : 0;
+}
+
+/*
+ * A process whose table never limited anything (here a pdfork child:
+ * its table only marks it) shares its fd table with a CLONE_FILES child
+ * that limits fd 10: the limit binds the parent too, as both use the
+ * one descriptor.
+ */
+SELFTEST(clone_files_sharer_limit_binds_the_other)
+{
+	char path[] = "/tmp/r2s.XXXXXX";
+	static char stack[65536];
+	int pd, f, status = -1;
+	pid_t pid, c;
+
+	if (!fixture_loaded())
+		return;
+	pid = pdfork(&pd, 0);
+	if (pid == 0) {
+		f = mkstemp(path);
+		unlink(path);
+		if (f < 0 || dup2(f, 10) != 10)
+			_exit(2);
+		c = clone(limit_fd_10_read, stack + sizeof(stack),
+			  CLONE_FILES | SIGCHLD, NULL);
+		if (c < 0 || selftest_wait(c) != 0)
+			_exit(3);
+		_exit(write(10, "x", 1) == 1 ? 1 : 0); /* 1: not bound */
+	}
+	if (!ASSERT_OK(pid, "pdfork"))
+		return;
+	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), pid, "pdwait4");
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		    "the sharer's limit binds the pdfork child");
 }
 
 SELFTEST(x32_lookups_refused)
