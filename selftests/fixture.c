@@ -27,7 +27,7 @@ int fixture_limit_all_but(int fd, uint64_t right)
 	return cap_rights_limit(fd, &r);
 }
 
-int fixture_pass_to_self(int fd)
+int fixture_pass_over(const int sv[2], int fd)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c = 'x';
 	struct iovec v = { &c, 1 };
@@ -36,10 +36,8 @@ int fixture_pass_to_self(int fd)
 			    .msg_control = cbuf,
 			    .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-	int sv[2], got = -1;
+	int got = -1;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return -1;
 	h->cmsg_level = SOL_SOCKET;
 	h->cmsg_type = SCM_RIGHTS;
 	h->cmsg_len = CMSG_LEN(sizeof(int));
@@ -49,6 +47,16 @@ int fixture_pass_to_self(int fd)
 		if (h)
 			memcpy(&got, CMSG_DATA(h), sizeof(int));
 	}
+	return got;
+}
+
+int fixture_pass_to_self(int fd)
+{
+	int sv[2], got;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	got = fixture_pass_over(sv, fd);
 	close(sv[0]);
 	close(sv[1]);
 	return got;

@@ -13,6 +13,8 @@ int fixture_limit_all_but(int fd, uint64_t right);
 
 /* Sends fd to this process over SCM_RIGHTS; the received descriptor. */
 int fixture_pass_to_self(int fd);
+/* The same over a socketpair the caller made (sv[0] sends, sv[1] gets). */
+int fixture_pass_over(const int sv[2], int fd);
 
 struct sockaddr_in;
 /* A TCP socket bound to an ephemeral loopback port, its address in *a. */
