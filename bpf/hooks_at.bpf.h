@@ -66,24 +66,29 @@ static __always_inline int at_check_held(struct capsicum_proc *p,
  * process that limited something, or is in capability mode (whose
  * seccomp filter refuses i386 already), cannot be told apart: refused.
  */
-static __always_inline int compat_refuse(struct capsicum_proc *p)
+static __always_inline bool lookups_checked(const struct capsicum_proc *p)
 {
-	if (!table_limited(p) && !in_capmode(p))
-		return 0;
-	if (!compat_syscall() && !(current_syscall() & X32_SYSCALL_BIT))
-		return 0;
-	return deny(ENOTCAPABLE, -1, 0, NULL);
+	return table_limited(p) || in_capmode(p);
 }
 
 /* compat_refuse with the task and syscall number already at hand. */
 static __always_inline int compat_refuse_of(struct capsicum_proc *p,
 					    struct task_struct *task, long nr)
 {
-	if (!table_limited(p) && !in_capmode(p))
+	if (!lookups_checked(p))
 		return 0;
 	if (!(task->thread_info.status & TS_COMPAT) && !(nr & X32_SYSCALL_BIT))
 		return 0;
 	return deny(ENOTCAPABLE, -1, 0, NULL);
+}
+
+static __always_inline int compat_refuse(struct capsicum_proc *p)
+{
+	/* The helper calls only for a table whose lookups are checked. */
+	if (!lookups_checked(p))
+		return 0;
+	return compat_refuse_of(p, bpf_get_current_task_btf(),
+				current_syscall());
 }
 
 static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,

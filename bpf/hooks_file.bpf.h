@@ -40,7 +40,8 @@ static __noinline int file_permission_check(struct file *file, int mask)
 	p = current_proc();
 	if (!p || !table_limited(p))
 		return 0;
-	return require(p, file, r.fd, r.need, 0, CAPSICUM_HOOK_FILE_PERMISSION);
+	return require_exact(p, file, r.fd, r.need, 0,
+			     CAPSICUM_HOOK_FILE_PERMISSION);
 }
 
 /* (struct file *file, int mask), read past the gate (CTX_ARG). */
@@ -79,7 +80,7 @@ static __noinline int mmap_file_check(struct file *file, __u64 need)
 		return 0;
 	if (current_syscall() == NR_mmap)
 		fd = (int)syscall_arg(4);
-	return require(p, file, fd, need, 0, CAPSICUM_HOOK_MMAP_FILE);
+	return require_exact(p, file, fd, need, 0, CAPSICUM_HOOK_MMAP_FILE);
 }
 
 SEC("lsm/mmap_file")
@@ -295,10 +296,14 @@ static __noinline int inode_getattr_check(const struct path *path)
 		f = fd_at_path(fd, path);
 		if (!f)
 			return stat_at_check(p, nr, path);
-	} else if (nr != NR_fstat) {
-		return stat_at_check(p, nr, path);
+		return require(p, f, fd, CAP_FSTAT, 0,
+			       CAPSICUM_HOOK_INODE_GETATTR);
 	}
-	return require(p, f, fd, CAP_FSTAT, 0, CAPSICUM_HOOK_INODE_GETATTR);
+	if (nr != NR_fstat)
+		return stat_at_check(p, nr, path);
+	/* fstat: the low was tried above. */
+	return require_exact(p, f, fd, CAP_FSTAT, 0,
+			     CAPSICUM_HOOK_INODE_GETATTR);
 }
 
 SEC("lsm/inode_getattr")

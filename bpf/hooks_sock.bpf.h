@@ -178,10 +178,11 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
  * The socket's descriptor needs `need`. `global`: the call names an
  * address (bind, connect, a destination), which capability mode forbids;
  * otherwise the file's low may allow before the table is looked up.
+ * `low_tried`: the caller found already that the low does not allow it.
  */
 static __always_inline int sock_check_of(struct capsicum_proc *p,
 					 struct socket *sock, __u64 need,
-					 bool global)
+					 bool global, bool low_tried)
 {
 	struct file *file;
 
@@ -193,8 +194,10 @@ static __always_inline int sock_check_of(struct capsicum_proc *p,
 	file = sock->file;
 	if (!file)
 		return 0;
-	return require(p, file, (int)syscall_arg(0), need, 0,
-		       CAPSICUM_HOOK_SOCKET);
+	if (!low_tried && file_allows_all(file, need, 0))
+		return 0;
+	return require_exact(p, file, (int)syscall_arg(0), need, 0,
+			     CAPSICUM_HOOK_SOCKET);
 }
 
 static __noinline int sock_check(struct socket *sock, __u64 need, bool global)
@@ -203,7 +206,7 @@ static __noinline int sock_check(struct socket *sock, __u64 need, bool global)
 
 	if (!global && (!file || file_allows_all(file, need, 0)))
 		return 0;
-	return sock_check_of(current_proc(), sock, need, global);
+	return sock_check_of(current_proc(), sock, need, global, !global);
 }
 
 #define sock_require(sock, need) GATED(sock_check, sock, need, false)
@@ -267,15 +270,15 @@ static __noinline int sendmsg_check(struct socket *sock, struct msghdr *msg)
 	/* As on FreeBSD, naming a destination also needs CAP_CONNECT. */
 	bool named = msg->msg_name;
 	__u64 need = named ? CAP_SEND | CAP_CONNECT : CAP_SEND;
+	bool plain = !named && !msg->msg_controllen;
 	struct capsicum_proc *p;
 	int err;
 
 	/* Nothing to record and nothing capability mode refuses: low may do. */
-	if (!named && !msg->msg_controllen &&
-	    (!sock->file || file_allows_all(sock->file, need, 0)))
+	if (plain && (!sock->file || file_allows_all(sock->file, need, 0)))
 		return 0;
 	p = current_proc();
-	err = sock_check_of(p, sock, need, named);
+	err = sock_check_of(p, sock, need, named, plain);
 	if (err)
 		return err;
 	return p ? scm_note_rights(p, msg) : 0;

@@ -607,21 +607,32 @@ static __always_inline int capmode_refuse(__u32 hook, int fd)
 }
 
 /*
+ * The exact half of require(), for hooks that already found that the
+ * file's low does not allow it (file_allows_all before the table lookup).
+ */
+static __always_inline int require_exact(struct capsicum_proc *p,
+					 struct file *file, int fd, __u64 need0,
+					 __u64 need1, __u32 hook)
+{
+	struct held h;
+
+	held_rights(p, file, fd, &h);
+	if (!h.limited || rights_contain(h.rights, need0, need1))
+		return 0;
+	report(hook, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd, need0, need1, &h);
+	return -ENOTCAPABLE;
+}
+
+/*
  * The check every enforcing hook ends in: the descriptor's rights must
  * contain need0/need1 (CAP_* values of index 0 and 1; 0 for none).
  */
 static __always_inline int require(struct capsicum_proc *p, struct file *file,
 				   int fd, __u64 need0, __u64 need1, __u32 hook)
 {
-	struct held h;
-
 	if (file_allows_all(file, need0, need1))
 		return 0;
-	held_rights(p, file, fd, &h);
-	if (!h.limited || rights_contain(h.rights, need0, need1))
-		return 0;
-	report(hook, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd, need0, need1, &h);
-	return -ENOTCAPABLE;
+	return require_exact(p, file, fd, need0, need1, hook);
 }
 
 #endif
