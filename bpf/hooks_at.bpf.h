@@ -58,37 +58,23 @@ static __always_inline int at_check_held(struct capsicum_proc *p,
 	return 0;
 }
 
-#define X32_SYSCALL_BIT 0x40000000
-
 /*
- * The path hooks know the x86-64 path syscalls only. An i386 or x32 one
- * from a
- * process that limited something, or is in capability mode (whose
- * seccomp filter refuses i386 already), cannot be told apart: refused.
+ * A path hook whose request is of no syscall it knows. A request of
+ * unknown origin (io_uring, i386, x32: call_of) is refused for a table
+ * that could restrict it. A native syscall the hook does not list makes
+ * a lookup of its own, from the working directory (bind of a unix
+ * socket, exec's interpreter, mq_open...): capability mode refuses it,
+ * as FreeBSD's namei refuses every lookup there not made through a
+ * dirfd; other processes may. The kernel's own (a core dump) may.
  */
-static __always_inline bool lookups_checked(const struct capsicum_proc *p)
+static __always_inline int other_lookup(struct capsicum_proc *p, long nr,
+					__u32 hook)
 {
-	return table_limited(p) || in_capmode(p);
-}
-
-/* compat_refuse with the task and syscall number already at hand. */
-static __always_inline int compat_refuse_of(struct capsicum_proc *p,
-					    struct task_struct *task, long nr)
-{
-	if (!lookups_checked(p))
+	if (nr == NR_KERNEL)
 		return 0;
-	if (!(task->thread_info.status & TS_COMPAT) && !(nr & X32_SYSCALL_BIT))
-		return 0;
-	return deny(ENOTCAPABLE, -1, 0, NULL);
-}
-
-static __always_inline int compat_refuse(struct capsicum_proc *p)
-{
-	/* The helper calls only for a table whose lookups are checked. */
-	if (!lookups_checked(p))
-		return 0;
-	return compat_refuse_of(p, bpf_get_current_task_btf(),
-				current_syscall());
+	if (nr == NR_UNKNOWN)
+		return unknown_refuse(p, hook);
+	return in_capmode(p) ? capmode_refuse(hook, -1) : 0;
 }
 
 static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,
@@ -122,6 +108,46 @@ static __always_inline int derive_floor(struct capsicum_proc *p,
 	return lsm_status(floor_narrow(p, file, -1, &e));
 }
 
+/*
+ * An exec in capability mode, per thread: the program bprm_check_security
+ * let through, and how many times the ELF loader has read it since.
+ */
+struct exec_state {
+	__u64 file; /* bprm->file; 0 outside the ELF loader */
+	__u32 reads;
+	__u32 pad;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct exec_state);
+} exec_states SEC(".maps");
+
+/* A new exec starts: nothing of an earlier one (failed) counts. */
+static __always_inline void exec_state_reset(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct exec_state *x;
+
+	if (!task->bpf_storage)
+		return;
+	x = bpf_task_storage_get(&exec_states, task, 0, 0);
+	if (x)
+		x->file = 0;
+}
+
+static __always_inline struct exec_state *exec_state_of(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct exec_state *x;
+
+	if (!task->bpf_storage)
+		return NULL;
+	x = bpf_task_storage_get(&exec_states, task, 0, 0);
+	return x && x->file ? x : NULL;
+}
+
 static __noinline int file_open_check(struct file *file)
 {
 	struct capsicum_proc *p = current_proc();
@@ -137,10 +163,7 @@ static __noinline int file_open_check(struct file *file)
 	/* One helper call each for the task and its registers. */
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	nr = regs->orig_ax;
-	err = compat_refuse_of(p, task, nr);
-	if (err)
-		return err;
+	nr = call_of(task, regs);
 	if (nr == NR_openat || nr == NR_openat2) {
 		/*
 		 * The flags the kernel acts on: O_CREAT and O_TRUNC are still
@@ -155,8 +178,18 @@ static __noinline int file_open_check(struct file *file)
 			l.need |= CAP_WRITE;
 	} else if (nr == NR_open || nr == NR_creat) {
 		l = at_cwd(CAP_LOOKUP);
-	} else {
+	} else if (nr == NR_execve || nr == NR_execveat) {
+		/*
+		 * The program (bprm_creds_for_exec checks how it was named),
+		 * or, once bprm_check_security has let it through, an
+		 * interpreter: capability mode refuses that (and normally
+		 * never gets here: exec_read_check).
+		 */
+		if (in_capmode(p) && exec_state_of())
+			return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);
 		return 0;
+	} else {
+		return other_lookup(p, nr, CAPSICUM_HOOK_FILE_OPEN);
 	}
 	err = at_check_held(p, l, file->f_path.dentry, file->f_path.mnt, &h);
 	if (err || !h.limited)
@@ -169,6 +202,9 @@ int BPF_PROG(capsicum_file_open, struct file *file)
 {
 	return GATED(file_open_check, file);
 }
+
+#define S_IFCHR 0020000
+#define S_IFBLK 0060000
 
 /* Creating a name: mknodat, and openat(O_CREAT) before the file exists. */
 SEC("lsm/path_mknod")
@@ -183,9 +219,15 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
 
 	if (!p)
 		return 0;
-	if (compat_refuse(p))
-		return -ENOTCAPABLE;
-	nr = current_syscall();
+	/*
+	 * A device node is a way to any device: FreeBSD has them only in
+	 * devfs, so capability mode there cannot make one. FIFOs, sockets
+	 * and plain files stay allowed.
+	 */
+	if (in_capmode(p) &&
+	    ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK))
+		return capmode_refuse(CAPSICUM_HOOK_LOOKUP, -1);
+	nr = current_call();
 	if (open_flags(nr, &flags))
 		l = at_arg(0, open_need(flags) | CAP_CREATE);
 	else if (nr == NR_mknodat)
@@ -193,7 +235,7 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
 	else if (nr == NR_mknod || nr == NR_open || nr == NR_creat)
 		l = at_cwd(fifo);
 	else
-		return 0;
+		return other_lookup(p, nr, CAPSICUM_HOOK_LOOKUP);
 	return at_check(p, l, dir->dentry, dir->mnt);
 }
 
@@ -217,14 +259,12 @@ lookup_check(struct at_calls c, struct dentry *dentry, struct vfsmount *mnt)
 
 	if (!p)
 		return 0;
-	if (compat_refuse(p))
-		return -ENOTCAPABLE;
-	nr = current_syscall();
+	nr = current_call();
 	if (nr == c.at || nr == c.at2)
 		return at_check(p, at_arg(c.arg, c.need), dentry, mnt);
 	if (nr == c.plain || nr == c.plain2)
 		return at_check(p, at_cwd(c.need), dentry, mnt);
-	return 0;
+	return other_lookup(p, nr, CAPSICUM_HOOK_LOOKUP);
 }
 
 SEC("lsm/path_mkdir")
@@ -335,7 +375,10 @@ static __always_inline int stat_at_check(struct capsicum_proc *p, long nr,
 	if (nr == NR_stat || nr == NR_lstat)
 		return at_check(p, at_cwd(CAP_FSTATAT), path->dentry,
 				path->mnt);
-	return 0;
+	/* Other syscalls' own getattr (a copy-up, a loop device) may. */
+	return nr == NR_UNKNOWN
+		       ? unknown_refuse(p, CAPSICUM_HOOK_INODE_GETATTR)
+		       : 0;
 }
 
 /* utimensat(dirfd, path, ...) and futimesat with a path. */
@@ -346,7 +389,9 @@ static __always_inline int utimes_at_check(struct capsicum_proc *p, long nr,
 		return at_check(p, at_arg(0, CAP_FUTIMESAT), dentry, NULL);
 	if (nr == NR_utime || nr == NR_utimes)
 		return at_check(p, at_cwd(CAP_FUTIMESAT), dentry, NULL);
-	return 0;
+	return nr == NR_UNKNOWN
+		       ? unknown_refuse(p, CAPSICUM_HOOK_INODE_SETATTR)
+		       : 0;
 }
 
 /* execveat(dirfd, path) and execve; fexecve is checked in track.bpf.h. */
@@ -359,22 +404,56 @@ static __always_inline int exec_at_check(struct capsicum_proc *p, long nr,
 	if (nr == NR_execve)
 		return at_check(p, at_cwd(CAP_FEXECVE | CAP_LOOKUP),
 				file->f_path.dentry, file->f_path.mnt);
-	return 0;
+	return nr == NR_UNKNOWN ? unknown_refuse(p, CAPSICUM_HOOK_EXEC) : 0;
 }
 
+#define ELF_MAGIC 0x464c457f /* "\x7fELF", little-endian */
+
 /*
- * A script's interpreter (binfmt_script, binfmt_misc) is opened by the
- * path its first line names: capability mode refuses to run it, as
- * FreeBSD refuses the lookup. The interpreter's name replaced the
- * program's in bprm->interp when this runs for it.
+ * An interpreter is looked up by the path the program names: its first
+ * line (binfmt_script), a binfmt_misc rule, or an ELF PT_INTERP. FreeBSD's
+ * namei refuses that lookup in capability mode; here the lookup must not
+ * even start, or ENOENT against EACCES would tell which paths exist. So
+ * in capability mode only an ELF program runs, and the ELF loader may
+ * read it once after this hook, for its program headers: the read that
+ * would fetch an interpreter's name is refused (exec_read_check). A
+ * statically linked program never makes it.
  */
 SEC("lsm/bprm_check_security")
 int BPF_PROG(capsicum_bprm_check, struct linux_binprm *bprm)
 {
 	struct capsicum_proc *p = current_proc();
+	struct exec_state *x;
+	__u32 magic;
 
-	if (!p || !in_capmode(p) || bprm->interp == bprm->filename)
+	if (!p || !in_capmode(p))
 		return 0;
+	__builtin_memcpy(&magic, bprm->buf, sizeof(magic));
+	if (bprm->interp != bprm->filename || magic != ELF_MAGIC)
+		return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);
+	x = bpf_task_storage_get(&exec_states, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!x)
+		return -ENOMEM;
+	x->file = (__u64)bprm->file;
+	x->reads = 0;
+	return 0;
+}
+
+/* A read of the program while a capability-mode exec loads it. */
+static __noinline int exec_read_check(struct file *file)
+{
+	struct capsicum_proc *p = current_proc();
+	struct exec_state *x;
+
+	if (!p || !in_capmode(p))
+		return 0;
+	x = exec_state_of();
+	if (!x || x->file != (__u64)file)
+		return 0;
+	/* The thread's own state: no other thread writes it. */
+	if (x->reads++ < 1)
+		return 0; /* the program headers */
 	return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);
 }
 

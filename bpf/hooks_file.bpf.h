@@ -29,12 +29,21 @@ const volatile bool setattr_has_idmap;
  */
 static __noinline int file_permission_check(struct file *file, int mask)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	long nr = call_of(task, regs);
 	struct capsicum_proc *p;
 	struct rw_need r;
+	int err;
 
 	if (!(mask & (MAY_READ | MAY_WRITE)))
 		return 0;
-	r = rw_need_of(current_regs(), mask);
+	if (nr == NR_execve || nr == NR_execveat) {
+		err = exec_read_check(file);
+		if (err)
+			return err;
+	}
+	r = rw_need_of(regs, nr, mask);
 	if (file_allows_all(file, r.need, 0))
 		return 0;
 	p = current_proc();
@@ -78,7 +87,7 @@ static __noinline int mmap_file_check(struct file *file, __u64 need)
 	p = current_proc();
 	if (!p)
 		return 0;
-	if (current_syscall() == NR_mmap)
+	if (current_call() == NR_mmap)
 		fd = (int)syscall_arg(4);
 	return require_exact(p, file, fd, need, 0, CAPSICUM_HOOK_MMAP_FILE);
 }
@@ -128,18 +137,17 @@ static long ioctl_find_cb(__u64 i, struct ioctl_find *f)
 	return 0;
 }
 
-SEC("lsm/file_ioctl")
-int BPF_PROG(capsicum_file_ioctl, struct file *file, unsigned int cmd,
-	     unsigned long arg)
+/*
+ * fd's ioctl cmd needs CAP_IOCTL and, if the descriptor has a list, cmd
+ * in it. by_list false: cmd is no ioctl number (an io_uring command),
+ * so only a descriptor allowed every ioctl may.
+ */
+static __always_inline int ioctl_check(struct capsicum_proc *p,
+				       struct file *file, unsigned int cmd,
+				       int fd, bool by_list)
 {
-	struct capsicum_proc *p = current_proc();
 	struct held h;
-	int fd;
 
-	/* FreeBSD lets FIOCLEX/FIONCLEX through without rights. */
-	if (!p || cmd == FIOCLEX || cmd == FIONCLEX)
-		return 0;
-	fd = current_syscall() == NR_ioctl ? (int)syscall_arg(0) : -1;
 	held_rights(p, file, fd, &h);
 	if (!h.limited)
 		return 0;
@@ -147,7 +155,7 @@ int BPF_PROG(capsicum_file_ioctl, struct file *file, unsigned int cmd,
 		goto deny;
 	if (h.nioctls < 0)
 		return 0;
-	if (h.nioctls > 0 && h.fd >= 0) {
+	if (by_list && h.nioctls > 0 && h.fd >= 0) {
 		struct capsicum_fd_key k = { .table_id = p->table_id,
 					     .fd = h.fd };
 		struct ioctl_find f = { .cmd = cmd, .n = h.nioctls };
@@ -163,6 +171,50 @@ deny:
 	report(CAPSICUM_HOOK_FILE_IOCTL, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd, 0,
 	       CAP_IOCTL, &h);
 	return -ENOTCAPABLE;
+}
+
+SEC("lsm/file_ioctl")
+int BPF_PROG(capsicum_file_ioctl, struct file *file, unsigned int cmd,
+	     unsigned long arg)
+{
+	struct capsicum_proc *p = current_proc();
+	int fd;
+
+	/* FreeBSD lets FIOCLEX/FIONCLEX through without rights. */
+	if (!p || cmd == FIOCLEX || cmd == FIONCLEX)
+		return 0;
+	fd = current_call() == NR_ioctl ? (int)syscall_arg(0) : -1;
+	return ioctl_check(p, file, cmd, fd, true);
+}
+
+/* An i386 ioctl: the file's floor decides (loaded where it exists). */
+SEC("lsm/file_ioctl_compat")
+int BPF_PROG(capsicum_file_ioctl_compat, struct file *file, unsigned int cmd,
+	     unsigned long arg)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (!p || cmd == FIOCLEX || cmd == FIONCLEX)
+		return 0;
+	return ioctl_check(p, file, cmd, -1, true);
+}
+
+/*
+ * io_uring's IORING_OP_URING_CMD: a driver or socket command (SIOCINQ,
+ * socket options, NVMe passthrough) on a file, an ioctl by another name.
+ */
+SEC("lsm/uring_cmd")
+int BPF_PROG(capsicum_uring_cmd, struct io_uring_cmd *ioucmd)
+{
+	struct capsicum_proc *p = current_proc();
+	struct file *file;
+
+	if (!p)
+		return 0;
+	file = BPF_CORE_READ(ioucmd, file);
+	if (!file)
+		return unknown_refuse(p, CAPSICUM_HOOK_FILE_IOCTL);
+	return ioctl_check(p, file, BPF_CORE_READ(ioucmd, cmd_op), -1, false);
 }
 
 /* Linux fcntl commands -> FreeBSD's fcntl sub-right bit (0: none). */
@@ -219,7 +271,7 @@ int BPF_PROG(capsicum_file_fcntl, struct file *file, unsigned int cmd,
 	sub = fcntl_subright(cmd, &need);
 	if (!need)
 		return 0;
-	fd = current_syscall() == NR_fcntl ? (int)syscall_arg(0) : -1;
+	fd = current_call() == NR_fcntl ? (int)syscall_arg(0) : -1;
 	held_rights(p, file, fd, &h);
 	if (!h.limited ||
 	    (rights_contain(h.rights, need, 0) && (h.fcntls & sub) == sub))
@@ -237,7 +289,7 @@ int BPF_PROG(capsicum_file_lock, struct file *file, unsigned int cmd)
 
 	if (!p)
 		return 0;
-	fd = current_syscall() == NR_flock ? (int)syscall_arg(0) : -1;
+	fd = current_call() == NR_flock ? (int)syscall_arg(0) : -1;
 	return require(p, file, fd, CAP_FLOCK, 0, CAPSICUM_HOOK_FILE_LOCK);
 }
 
@@ -272,8 +324,9 @@ static __always_inline struct file *fd_at_path(int fd, const struct path *path)
 
 static __noinline int inode_getattr_check(const struct path *path)
 {
-	struct pt_regs *regs = current_regs();
-	long nr = regs->orig_ax;
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	long nr = call_of(task, regs);
 	struct capsicum_proc *p;
 	struct file *f = NULL;
 	int fd = (int)regs->di;
@@ -312,6 +365,57 @@ int BPF_PROG(capsicum_inode_getattr, const struct path *path)
 	return GATED(inode_getattr_check, path);
 }
 
+#define ATTR_MODE	 (1 << 0)
+#define ATTR_UID	 (1 << 1)
+#define ATTR_GID	 (1 << 2)
+#define ATTR_SIZE	 (1 << 3)
+#define ATTR_ATIME	 (1 << 4)
+#define ATTR_MTIME	 (1 << 5)
+#define ATTR_KILL_SUID	 (1 << 11)
+#define ATTR_KILL_SGID	 (1 << 12)
+#define ATTR_FILE	 (1 << 13)
+
+/*
+ * The rights a change of attributes needs, from what it changes: for a
+ * request of unknown origin (io_uring's FTRUNCATE, an i386 ftruncate).
+ * The times a truncate sets, and the set-id bits a write clears, come
+ * with their operation and need nothing more.
+ */
+static __always_inline __u64 setattr_need(unsigned int valid)
+{
+	__u64 need = 0;
+
+	if (valid & ATTR_SIZE)
+		need |= CAP_FTRUNCATE;
+	else if (valid & (ATTR_ATIME | ATTR_MTIME))
+		need |= CAP_FUTIMES;
+	if (valid & (ATTR_UID | ATTR_GID))
+		need |= CAP_FCHOWN;
+	if ((valid & ATTR_MODE) && !(valid & (ATTR_KILL_SUID | ATTR_KILL_SGID)))
+		need |= CAP_FCHMOD;
+	return need;
+}
+
+/*
+ * A change of unknown origin: the file it names (ATTR_FILE, as truncate
+ * through a descriptor does) must hold the rights, by its floor; one that
+ * names no file cannot be checked.
+ */
+static __always_inline int setattr_unknown(struct capsicum_proc *p,
+					   const struct iattr *attr)
+{
+	unsigned int valid = BPF_CORE_READ(attr, ia_valid);
+	__u64 need = setattr_need(valid);
+	struct file *f;
+
+	if (!need)
+		return 0;
+	f = valid & ATTR_FILE ? BPF_CORE_READ(attr, ia_file) : NULL;
+	if (!f)
+		return unknown_refuse(p, CAPSICUM_HOOK_INODE_SETATTR);
+	return require(p, f, -1, need, 0, CAPSICUM_HOOK_INODE_SETATTR);
+}
+
 SEC("lsm/inode_setattr")
 int BPF_PROG(capsicum_inode_setattr)
 {
@@ -324,7 +428,13 @@ int BPF_PROG(capsicum_inode_setattr)
 
 	if (!p)
 		return 0;
-	nr = current_syscall();
+	/* Fixed-offset loads: the verifier refuses a computed one. */
+	__u64 arg0 = ctx[0], arg1 = ctx[1], arg2 = ctx[2];
+
+	barrier_var(arg0);
+	barrier_var(arg1);
+	barrier_var(arg2);
+	nr = current_call();
 	switch (nr) {
 	case NR_fchmod:
 		need = CAP_FCHMOD;
@@ -344,14 +454,14 @@ int BPF_PROG(capsicum_inode_setattr)
 	case NR_utimes:
 		need = 0; /* a path: the lookup's check */
 		break;
+	case NR_UNKNOWN:
+		return setattr_unknown(
+			p, (const struct iattr *)(setattr_has_idmap ? arg2
+								    : arg1));
 	default:
+		/* Other syscalls' own changes: a write clearing set-id bits. */
 		return 0;
 	}
-	/* Two fixed-offset loads: the verifier refuses a computed one. */
-	__u64 arg0 = ctx[0], arg1 = ctx[1];
-
-	barrier_var(arg0);
-	barrier_var(arg1);
 	dentry = (struct dentry *)(setattr_has_idmap ? arg1 : arg0);
 	if (!need)
 		return utimes_at_check(p, nr, dentry);
@@ -370,9 +480,16 @@ static __always_inline int fd_dentry_check(struct dentry *dentry, long want_nr,
 {
 	struct capsicum_proc *p = current_proc();
 	struct file *f;
+	long nr;
 	int fd;
 
-	if (!p || current_syscall() != want_nr)
+	if (!p)
+		return 0;
+	nr = current_call();
+	/* No descriptor to be found: fgetxattr from io_uring or i386. */
+	if (nr == NR_UNKNOWN)
+		return unknown_refuse(p, hook);
+	if (nr != want_nr)
 		return 0;
 	f = fd_with_dentry(dentry, &fd);
 	if (!f)
@@ -423,9 +540,15 @@ int BPF_PROG(capsicum_path_notify, const struct path *path, __u64 mask,
 {
 	struct capsicum_proc *p = current_proc();
 	struct file *f;
+	long nr;
 	int fd;
 
-	if (!p || current_syscall() != NR_inotify_add_watch)
+	if (!p)
+		return 0;
+	nr = current_call();
+	if (nr == NR_UNKNOWN)
+		return unknown_refuse(p, CAPSICUM_HOOK_PATH_NOTIFY);
+	if (nr != NR_inotify_add_watch)
 		return 0;
 	/* The right belongs to the inotify descriptor, not the watched path. */
 	fd = (int)syscall_arg(0);

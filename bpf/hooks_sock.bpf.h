@@ -147,6 +147,35 @@ static __always_inline void drop_stale_entries(struct capsicum_proc *p,
 		 0);
 }
 
+#define NR_recvmsg  47
+#define NR_recvmmsg 299
+
+/*
+ * A file arriving with no in-flight record. Over SCM_RIGHTS that means
+ * its sender held it unrestricted. Any other way (pidfd_getfd, io_uring's
+ * FIXED_FD_INSTALL of a ring's fixed file, a receive of unknown origin)
+ * says nothing of the rights it was held with: a limited file then comes
+ * with its low, never wider than any descriptor of it is.
+ */
+static __always_inline int receive_unrecorded(struct capsicum_proc *p,
+					      struct file *file)
+{
+	__u64 key = (__u64)file;
+	struct capsicum_fd_rights e = { .file = key, .nioctls = 0 };
+	struct capsicum_file *f;
+	long nr = current_call();
+
+	if (nr == NR_recvmsg || nr == NR_recvmmsg)
+		return 0;
+	f = bpf_map_lookup_elem(&cap_files, &key);
+	if (!f)
+		return 0; /* never limited */
+	e.gen = f->gen;
+	e.rights[0] = f->low[0];
+	e.rights[1] = f->low[1];
+	return lsm_status(floor_narrow(p, file, -1, &e));
+}
+
 SEC("lsm/file_receive")
 int BPF_PROG(capsicum_file_receive, struct file *file)
 {
@@ -157,9 +186,10 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
 
 	if (!in) {
 		p = current_proc();
-		if (p)
-			drop_stale_entries(p, file);
-		return 0;
+		if (!p)
+			return 0;
+		drop_stale_entries(p, file);
+		return receive_unrecorded(p, file);
 	}
 	/* The receiver's descriptor has no entry yet: its floor says it. */
 	p = proc_get_or_create();

@@ -20,9 +20,15 @@ int BPF_PROG(capsicum_task_kill, struct task_struct *target)
 	struct file *f;
 	int fd;
 
+	long nr;
+
 	if (!p)
 		return 0;
-	if (current_syscall() == NR_pidfd_send_signal) {
+	nr = current_call();
+	/* An i386 pidfd_send_signal cannot be told from a kill: refused. */
+	if (nr == NR_UNKNOWN && !in_capmode(p))
+		return unknown_refuse(p, CAPSICUM_HOOK_TASK_KILL);
+	if (nr == NR_pidfd_send_signal) {
 		fd = (int)syscall_arg(0);
 		f = fd_file(fd);
 		if (!f)

@@ -357,38 +357,62 @@ held_from(struct held *h, const struct capsicum_fd_rights *e, int fd)
 }
 
 /*
+ * What a descriptor of the file holds where this table has no record of
+ * it: its low, the narrowest rights any descriptor of it has anywhere,
+ * with no fcntl and no ioctl (the low keeps neither).
+ */
+static __always_inline void held_low(struct held *h, const __u64 *low)
+{
+	h->rights[0] = low[0];
+	h->rights[1] = low[1];
+	h->fcntls = 0;
+	h->nioctls = 0;
+	h->fd = -1;
+	h->limited = true;
+}
+
+/*
  * Rights of `file` as reached through descriptor `fd` (-1 if the hook
  * cannot know it). An entry counts only if the fd table still maps fd to
  * this very file and the file's generation matches; otherwise the file's
- * floor applies, so every gap fails closed.
+ * floor applies, so every gap fails closed. A limited file this table has
+ * no floor of keeps all rights only through a descriptor the table holds
+ * (it had the file before any limit touched it); reached any other way (a
+ * ring's fixed file, an unknown descriptor) or in a table whose copy at
+ * fork did not complete, it holds its low.
  */
 static __always_inline void
 held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
 {
 	struct capsicum_floor_key fk = { .table_id = p->table_id,
 					 .file = (__u64)file };
+	__u64 key = (__u64)file;
 	struct capsicum_fd_rights *e;
-	__u64 gen;
+	struct capsicum_file *f;
+	bool by_fd;
 
 	held_all(h, fd);
 	if (!table_limited(p))
 		return; /* a table for capability mode only */
-	gen = file_gen(file);
-	if (!gen)
+	f = bpf_map_lookup_elem(&cap_files, &key);
+	if (!f)
 		return; /* no limit ever touched this file */
-	if (fd >= 0 && fd_file(fd) == file) {
+	by_fd = fd >= 0 && fd_file(fd) == file;
+	if (by_fd) {
 		struct capsicum_fd_key k = { .table_id = p->table_id,
 					     .fd = fd };
 
 		e = bpf_map_lookup_elem(&cap_fds, &k);
-		if (e && e->file == (__u64)file && e->gen == gen) {
+		if (e && e->file == (__u64)file && e->gen == f->gen) {
 			held_from(h, e, fd);
 			return;
 		}
 	}
 	e = bpf_map_lookup_elem(&cap_floors, &fk);
-	if (e && e->gen == gen)
+	if (e && e->gen == f->gen)
 		held_from(h, e, -1);
+	else if (!by_fd || (p->flags & CAPSICUM_PROC_INCOMPLETE))
+		held_low(h, f->low);
 }
 
 /* Same rights, fcntls and ioctl rule: one can stand for the other. */
@@ -535,15 +559,47 @@ static __always_inline long current_syscall(void)
 	return current_regs()->orig_ax;
 }
 
-#define TS_COMPAT 0x0002
+#define TS_COMPAT	   0x0002
+#define X32_SYSCALL_BIT	   0x40000000
+#define PF_IO_WORKER	   0x00000010
+#define PF_DUMPCORE	   0x00000200
+#define NR_io_uring_enter  426
+/* call_of results that are no syscall number. */
+#define NR_UNKNOWN	   (-3)
+#define NR_KERNEL	   (-4)
 
 /*
- * An i386 syscall (int $0x80) from this task: its numbers and registers
- * are not the x86-64 ones the tables here describe.
+ * The syscall a request is known to come from, as hooks compare it with
+ * the x86-64 numbers: NR_UNKNOWN where the registers say nothing true
+ * about it, so every hook fails closed there:
+ * - io_uring: its SQPOLL thread and io-wq workers (PF_IO_WORKER, their
+ *   registers a copy of whatever their creator was doing), and requests
+ *   issued inline from io_uring_enter;
+ * - an i386 (int $0x80, TS_COMPAT) or x32 syscall, whose numbers and
+ *   argument registers are not the x86-64 ones;
+ * - anything outside a syscall (orig_ax < 0): task work, which io_uring
+ *   also runs requests from.
+ * NR_KERNEL: the kernel's own work in the task, a core dump.
  */
-static __always_inline bool compat_syscall(void)
+static __always_inline long call_of(struct task_struct *task,
+				    const struct pt_regs *regs)
 {
-	return bpf_get_current_task_btf()->thread_info.status & TS_COMPAT;
+	long nr = regs->orig_ax;
+
+	if (task->flags & PF_DUMPCORE)
+		return NR_KERNEL;
+	if ((task->flags & PF_IO_WORKER) ||
+	    (task->thread_info.status & TS_COMPAT) || nr < 0 ||
+	    (nr & X32_SYSCALL_BIT) || nr == NR_io_uring_enter)
+		return NR_UNKNOWN;
+	return nr;
+}
+
+static __always_inline long current_call(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return call_of(task, (struct pt_regs *)bpf_task_pt_regs(task));
 }
 
 /* Argument n (0-5) of the current syscall, x86-64 calling convention. */
@@ -604,6 +660,22 @@ static __always_inline int capmode_refuse(__u32 hook, int fd)
 {
 	report(hook, ECAPMODE, fd, 0, 0, NULL);
 	return -ECAPMODE;
+}
+
+/*
+ * A hook that cannot tell which request it serves (call_of: NR_UNKNOWN),
+ * or which descriptor or lookup, refuses for a process whose table could
+ * restrict it: in capability mode ECAPMODE, with limits ENOTCAPABLE.
+ */
+static __always_inline int unknown_refuse(const struct capsicum_proc *p,
+					  __u32 hook)
+{
+	if (in_capmode(p))
+		return capmode_refuse(hook, -1);
+	if (!table_limited(p))
+		return 0;
+	report(hook, ENOTCAPABLE, -1, 0, 0, NULL);
+	return -ENOTCAPABLE;
 }
 
 /*

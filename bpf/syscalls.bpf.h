@@ -59,14 +59,15 @@ struct rw_need {
 	__u64 need;
 };
 
+/* nr: the call_of the request (NR_UNKNOWN: no fd to trust). */
 static __always_inline struct rw_need rw_need_of(const struct pt_regs *regs,
-						 int mask)
+						 long nr, int mask)
 {
 	bool rd = mask & MAY_READ;
 	struct rw_need r = { .fd = (int)regs->di,
 			     .need = rd ? CAP_READ : CAP_WRITE };
 
-	switch (regs->orig_ax) {
+	switch (nr) {
 	case NR_read:
 	case NR_readv:
 	case NR_write:
@@ -106,7 +107,10 @@ static __always_inline struct rw_need rw_need_of(const struct pt_regs *regs,
 			r.need |= CAP_SEEK;
 		break;
 	default:
-		/* aio, io_uring, kernel-internal reads: no fd to trust. */
+		/*
+		 * aio, io_uring, i386, kernel-internal reads: no fd to trust,
+		 * the file's floor applies.
+		 */
 		r.fd = -1;
 	}
 	return r;

@@ -114,16 +114,18 @@ static __always_inline void fd_derive(struct capsicum_proc *p,
 }
 
 /* The dup family: the source fd is the first argument, the result new. */
-static __noinline int dup_exit_body(const struct pt_regs *regs, long ret)
+static __noinline int dup_exit_body(int oldfd, long ret)
 {
 	struct capsicum_proc *p = current_proc();
 
 	if (p && ret >= 0)
-		fd_copy(p, (int)regs->di, (int)ret);
+		fd_copy(p, oldfd, (int)ret);
 	return 0;
 }
 
-#define dup_exit(regs, ret) GATED(dup_exit_body, regs, ret)
+#define dup_exit(regs, ret) GATED(dup_exit_body, (int)(regs)->di, ret)
+/* i386 syscalls pass their arguments in bx, cx, dx, si, di, bp. */
+#define dup_exit_ia32(regs, ret) GATED(dup_exit_body, (int)(regs)->bx, ret)
 
 /* (const struct pt_regs *regs) -> long ret, read past the gate. */
 SEC("fexit/__x64_sys_dup")
@@ -131,7 +133,7 @@ int capsicum_dup_exit(unsigned long long *ctx)
 {
 	if (no_capsicum_state())
 		return 0;
-	return dup_exit_body(CTX_ARG(const struct pt_regs *, 0),
+	return dup_exit_body((int)CTX_ARG(const struct pt_regs *, 0)->di,
 			     CTX_ARG(long, 1));
 }
 
@@ -155,6 +157,51 @@ int BPF_PROG(capsicum_fcntl_exit, const struct pt_regs *regs, long ret)
 	if (ret < 0 || (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC))
 		return 0;
 	return dup_exit(regs, ret);
+}
+
+/*
+ * The same for i386 (int $0x80), whose dup, close and O_PATH opens would
+ * otherwise leave entries behind that a later dup of the same file to
+ * the same number revives. Loaded where the kernel has them.
+ */
+SEC("fexit/__ia32_sys_dup")
+int BPF_PROG(capsicum_dup_exit_ia32, const struct pt_regs *regs, long ret)
+{
+	return dup_exit_ia32(regs, ret);
+}
+
+SEC("fexit/__ia32_sys_dup2")
+int BPF_PROG(capsicum_dup2_exit_ia32, const struct pt_regs *regs, long ret)
+{
+	return dup_exit_ia32(regs, ret);
+}
+
+SEC("fexit/__ia32_sys_dup3")
+int BPF_PROG(capsicum_dup3_exit_ia32, const struct pt_regs *regs, long ret)
+{
+	return dup_exit_ia32(regs, ret);
+}
+
+static __always_inline int fcntl_exit_ia32(const struct pt_regs *regs,
+					   long ret)
+{
+	unsigned long cmd = (unsigned int)regs->cx;
+
+	if (ret < 0 || (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC))
+		return 0;
+	return dup_exit_ia32(regs, ret);
+}
+
+SEC("fexit/__ia32_compat_sys_fcntl64")
+int BPF_PROG(capsicum_fcntl64_exit_ia32, const struct pt_regs *regs, long ret)
+{
+	return fcntl_exit_ia32(regs, ret);
+}
+
+SEC("fexit/__ia32_compat_sys_fcntl")
+int BPF_PROG(capsicum_fcntl_exit_ia32, const struct pt_regs *regs, long ret)
+{
+	return fcntl_exit_ia32(regs, ret);
 }
 
 /*
@@ -244,21 +291,22 @@ static __always_inline void o_path_exit(struct capsicum_proc *p, int dirfd,
 		fd_derive(p, &h, newfd);
 }
 
-/* openat2: how is in user memory, so its flags are not known here. */
-static __noinline int openat_exit_body(const struct pt_regs *regs, long ret,
-				       bool openat2)
+/*
+ * openat2: how is in user memory, so its flags are not known here
+ * (flags_known false).
+ */
+static __noinline int openat_exit_body(int dirfd, unsigned long flags,
+				       bool flags_known, long ret)
 {
 	struct capsicum_proc *p = current_proc();
 	struct file *file;
-	int dirfd;
 
 	if (!p || ret < 0)
 		return 0;
-	dirfd = (int)regs->di;
 	/* A reused fd number must not keep a closed descriptor's entry. */
 	fd_forget(p, (int)ret);
 	/* openat's flags, as the kernel used them: not O_PATH, no more work. */
-	if (!openat2 && !(regs->dx & O_PATH))
+	if (flags_known && !(flags & O_PATH))
 		return 0;
 	file = fd_file((int)ret);
 	if (dirfd == AT_FDCWD || !file)
@@ -275,13 +323,27 @@ static __noinline int openat_exit_body(const struct pt_regs *regs, long ret,
 SEC("fexit/__x64_sys_openat")
 int BPF_PROG(capsicum_openat_exit, const struct pt_regs *regs, long ret)
 {
-	return GATED(openat_exit_body, regs, ret, false);
+	return GATED(openat_exit_body, (int)regs->di, regs->dx, true, ret);
 }
 
 SEC("fexit/__x64_sys_openat2")
 int BPF_PROG(capsicum_openat2_exit, const struct pt_regs *regs, long ret)
 {
-	return GATED(openat_exit_body, regs, ret, true);
+	return GATED(openat_exit_body, (int)regs->di, 0, false, ret);
+}
+
+/* i386 openat and openat2 (file_open refuses all but O_PATH opens). */
+SEC("fexit/__ia32_compat_sys_openat")
+int BPF_PROG(capsicum_openat_exit_ia32, const struct pt_regs *regs, long ret)
+{
+	return GATED(openat_exit_body, (int)regs->bx, (unsigned int)regs->dx,
+		     true, ret);
+}
+
+SEC("fexit/__ia32_sys_openat2")
+int BPF_PROG(capsicum_openat2_exit_ia32, const struct pt_regs *regs, long ret)
+{
+	return GATED(openat_exit_body, (int)regs->bx, 0, false, ret);
 }
 
 static __noinline int close_exit_body(int fd)
@@ -302,6 +364,14 @@ int capsicum_close_exit(unsigned long long *ctx)
 	return close_exit_body((int)CTX_ARG(const struct pt_regs *, 0)->di);
 }
 
+SEC("fexit/__ia32_sys_close")
+int BPF_PROG(capsicum_close_exit_ia32, const struct pt_regs *regs, long ret)
+{
+	if (ret != 0)
+		return 0;
+	return GATED(close_exit_body, (int)regs->bx);
+}
+
 struct range_forget {
 	struct capsicum_proc *p;
 	__u32 first;
@@ -313,18 +383,16 @@ static long range_forget_cb(__u64 i, struct range_forget *r)
 	return 0;
 }
 
-SEC("fexit/__x64_sys_close_range")
-int BPF_PROG(capsicum_close_range_exit, const struct pt_regs *regs, long ret)
+static __always_inline int close_range_exit(__u32 first, __u32 last,
+					    __u32 flags, long ret)
 {
 	struct capsicum_proc *p = current_proc();
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct range_forget r;
-	__u32 first, last, max;
+	__u32 max;
 
-	if (!p || ret != 0 || (regs->dx & CLOSE_RANGE_CLOEXEC))
+	if (!p || ret != 0 || (flags & CLOSE_RANGE_CLOEXEC))
 		return 0;
-	first = regs->di;
-	last = regs->si;
 	/* Entries past the table's size cannot exist for an open fd. */
 	max = BPF_CORE_READ(task, files, fdt, max_fds);
 	if (last >= max)
@@ -338,6 +406,19 @@ int BPF_PROG(capsicum_close_range_exit, const struct pt_regs *regs, long ret)
 		max = CAPSICUM_SCAN_FDS;
 	bpf_loop(max, range_forget_cb, &r, 0);
 	return 0;
+}
+
+SEC("fexit/__x64_sys_close_range")
+int BPF_PROG(capsicum_close_range_exit, const struct pt_regs *regs, long ret)
+{
+	return close_range_exit(regs->di, regs->si, regs->dx, ret);
+}
+
+SEC("fexit/__ia32_sys_close_range")
+int BPF_PROG(capsicum_close_range_exit_ia32, const struct pt_regs *regs,
+	     long ret)
+{
+	return close_range_exit(regs->bx, regs->cx, regs->dx, ret);
 }
 
 /*
@@ -433,6 +514,74 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 		return table_limited(p) ? -ENOMEM : 0;
 	bpf_loop(max, copy_fd_cb, &c, 0);
 	return c.error;
+}
+
+/*
+ * task_alloc copies before the child's fd table exists: a descriptor the
+ * parent gained meanwhile (an SCM_RIGHTS receive in another thread, a
+ * dup) reaches the child's fd table with no floor behind it. Now that the
+ * table exists and before the child runs, every limited file in it gets
+ * the parent's floor; where there is no room, the child's table is marked
+ * so that such a file holds its low (held_rights).
+ */
+struct late_copy {
+	__u64 from;
+	__u64 to;
+	struct file **fds; /* the child's fd array */
+	bool full;
+};
+
+static long late_floor_cb(__u64 i, struct late_copy *c)
+{
+	struct capsicum_floor_key fk = { .table_id = c->to };
+	struct capsicum_fd_rights *e;
+	struct file *file = NULL;
+
+	bpf_probe_read_kernel(&file, sizeof(file), &c->fds[i]);
+	if (!file || !file_gen(file))
+		return 0;
+	fk.file = (__u64)file;
+	if (bpf_map_lookup_elem(&cap_floors, &fk))
+		return 0;
+	fk.table_id = c->from;
+	e = bpf_map_lookup_elem(&cap_floors, &fk);
+	if (e && floor_put(c->to, fk.file, e)) {
+		c->full = true;
+		return 1;
+	}
+	return 0;
+}
+
+SEC("tp_btf/task_newtask")
+int BPF_PROG(capsicum_task_newtask, struct task_struct *task,
+	     unsigned long clone_flags)
+{
+	struct capsicum_proc *p, *child;
+	struct late_copy c = {};
+	struct fdtable *fdt;
+	__u32 max;
+
+	if (clone_flags & (CLONE_THREAD | CLONE_FILES) || !live_tables)
+		return 0;
+	p = current_proc();
+	if (!p || !table_limited(p) || !task->bpf_storage)
+		return 0;
+	child = bpf_task_storage_get(&cap_procs, task, 0, 0);
+	if (!child || !child->table_id)
+		return 0;
+	c.from = p->table_id;
+	c.to = child->table_id;
+	fdt = BPF_CORE_READ(task, files, fdt);
+	max = BPF_CORE_READ(fdt, max_fds);
+	c.fds = BPF_CORE_READ(fdt, fd);
+	if (max > CAPSICUM_SCAN_FDS) {
+		max = CAPSICUM_SCAN_FDS;
+		c.full = true;
+	}
+	bpf_loop(max, late_floor_cb, &c, 0);
+	if (c.full)
+		proc_set_flag(child, CAPSICUM_PROC_INCOMPLETE);
+	return 0;
 }
 
 /* bpf_loop body: drop the entry of fd i (its floors go with the files). */
@@ -572,7 +721,8 @@ int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
 
 	if (!p)
 		return 0;
-	nr = current_syscall();
+	exec_state_reset();
+	nr = current_call();
 	fd = (int)syscall_arg(0);
 	f = fd_file(fd);
 	/* fexecve(fd) is execveat(fd, "", ..., AT_EMPTY_PATH). */

@@ -38,6 +38,41 @@ static int hook_nparams(const struct btf *btf, const char *hook)
 	return btf_vlen(t);
 }
 
+/*
+ * Programs for what not every kernel has: each loads only where the
+ * kernel's BTF has the function it attaches to (bpf_lsm_ stubs name the
+ * LSM hooks). The i386 syscalls exist with CONFIG_IA32_EMULATION only.
+ */
+static void skip_absent(struct capsicum_bpf *skel, const struct btf *btf)
+{
+	const struct {
+		struct bpf_program *prog;
+		const char *func;
+	} optional[] = {
+		{ skel->progs.capsicum_file_ioctl_compat,
+		  "bpf_lsm_file_ioctl_compat" },
+		{ skel->progs.capsicum_uring_cmd, "bpf_lsm_uring_cmd" },
+		{ skel->progs.capsicum_dup_exit_ia32, "__ia32_sys_dup" },
+		{ skel->progs.capsicum_dup2_exit_ia32, "__ia32_sys_dup2" },
+		{ skel->progs.capsicum_dup3_exit_ia32, "__ia32_sys_dup3" },
+		{ skel->progs.capsicum_fcntl64_exit_ia32,
+		  "__ia32_compat_sys_fcntl64" },
+		{ skel->progs.capsicum_fcntl_exit_ia32,
+		  "__ia32_compat_sys_fcntl" },
+		{ skel->progs.capsicum_openat_exit_ia32,
+		  "__ia32_compat_sys_openat" },
+		{ skel->progs.capsicum_openat2_exit_ia32, "__ia32_sys_openat2" },
+		{ skel->progs.capsicum_close_exit_ia32, "__ia32_sys_close" },
+		{ skel->progs.capsicum_close_range_exit_ia32,
+		  "__ia32_sys_close_range" },
+	};
+
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
+		if (btf__find_by_name_kind(btf, optional[i].func,
+					   BTF_KIND_FUNC) < 0)
+			bpf_program__set_autoload(optional[i].prog, false);
+}
+
 uint64_t capsicum_object_hash(void)
 {
 	size_t n;
@@ -225,6 +260,7 @@ int capsicum_load(const char *dir)
 	}
 	n = hook_nparams(btf, "inode_setattr");
 	skel->rodata->setattr_has_idmap = n == 3;
+	skip_absent(skel, btf);
 	err = capsicum_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "capsicum: loading the programs failed: %s\n",

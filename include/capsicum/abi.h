@@ -305,6 +305,11 @@ struct capsicum_proc {
 #define CAPSICUM_PROC_LIMITED (1U << 3)
 /* Some descriptor of this table was ever given an ioctl list. */
 #define CAPSICUM_PROC_IOCTLS (1U << 4)
+/*
+ * The copy of the parent's table at fork could not be completed: a
+ * limited file this table has no floor of holds its low (state.bpf.h).
+ */
+#define CAPSICUM_PROC_INCOMPLETE (1U << 5)
 
 /* Per-descriptor rights: key (table, fd). */
 struct capsicum_fd_key {
