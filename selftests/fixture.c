@@ -4,7 +4,11 @@
 #include "load.h"
 #include "selftest.h"
 
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <sys/capsicum.h>
 #include <sys/socket.h>
@@ -81,4 +85,34 @@ int fixture_listener(struct sockaddr_in *a)
 	int fd = fixture_tcp_bound(a);
 
 	return fd < 0 || listen(fd, 4) ? -1 : fd;
+}
+
+bool fixture_make_box(struct fixture_box *b)
+{
+	char p[128];
+	int fd;
+
+	snprintf(b->top, sizeof(b->top), "/tmp/capmode.XXXXXX");
+	if (!mkdtemp(b->top))
+		return false;
+	snprintf(p, sizeof(p), "%s/outside", b->top);
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0 || close(fd))
+		return false;
+	snprintf(p, sizeof(p), "%s/d", b->top);
+	if (mkdir(p, 0755))
+		return false;
+	snprintf(p, sizeof(p), "%s/d/f", b->top);
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0 || write(fd, "inside", 6) != 6 || close(fd))
+		return false;
+	snprintf(p, sizeof(p), "%s/d/abs", b->top);
+	if (symlink(b->top, p))
+		return false;
+	snprintf(p, sizeof(p), "%s/d/loop", b->top);
+	if (symlink("loop", p))
+		return false;
+	snprintf(p, sizeof(p), "%s/d", b->top);
+	b->dfd = open(p, O_RDONLY | O_DIRECTORY);
+	return b->dfd >= 0;
 }

@@ -22,4 +22,15 @@ int fixture_tcp_bound(struct sockaddr_in *a);
 /* The same, listening. */
 int fixture_listener(struct sockaddr_in *a);
 
+/*
+ * A temporary directory `top` holding a file "outside" and a directory
+ * "d" with a file "f" ("inside"), a symlink "abs" to top and a symlink
+ * loop "loop"; dfd is d, opened O_RDONLY | O_DIRECTORY.
+ */
+struct fixture_box {
+	char top[64];
+	int dfd;
+};
+bool fixture_make_box(struct fixture_box *b);
+
 #endif

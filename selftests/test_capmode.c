@@ -31,42 +31,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A directory with a file, and a file beside it, outside. */
-struct box {
-	char top[64];
-	int dfd;
-};
-
-static bool make_box(struct box *b)
-{
-	char p[128];
-	int fd;
-
-	snprintf(b->top, sizeof(b->top), "/tmp/capmode.XXXXXX");
-	if (!mkdtemp(b->top))
-		return false;
-	snprintf(p, sizeof(p), "%s/outside", b->top);
-	fd = open(p, O_WRONLY | O_CREAT, 0644);
-	if (fd < 0 || close(fd))
-		return false;
-	snprintf(p, sizeof(p), "%s/d", b->top);
-	if (mkdir(p, 0755))
-		return false;
-	snprintf(p, sizeof(p), "%s/d/f", b->top);
-	fd = open(p, O_WRONLY | O_CREAT, 0644);
-	if (fd < 0 || write(fd, "inside", 6) != 6 || close(fd))
-		return false;
-	snprintf(p, sizeof(p), "%s/d/abs", b->top);
-	if (symlink(b->top, p))
-		return false;
-	snprintf(p, sizeof(p), "%s/d/loop", b->top);
-	if (symlink("loop", p))
-		return false;
-	snprintf(p, sizeof(p), "%s/d", b->top);
-	b->dfd = open(p, O_RDONLY | O_DIRECTORY);
-	return b->dfd >= 0;
-}
-
 static bool enter(void)
 {
 	return ASSERT_OK(cap_enter(), "cap_enter");
@@ -128,7 +92,7 @@ static void on_signal(int sig)
 
 SELFTEST(capmode_allowed_groups_work)
 {
-	struct box b;
+	struct fixture_box b;
 	struct timespec ts;
 	cap_rights_t r, got;
 	pthread_t th;
@@ -137,7 +101,7 @@ SELFTEST(capmode_allowed_groups_work)
 	int p[2], sv[2], fd;
 	void *m;
 
-	if (!fixture_loaded() || !ASSERT_TRUE(make_box(&b), "box") || !enter())
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box") || !enter())
 		return;
 	/* Identifiers, time, memory. */
 	ASSERT_TRUE(getpid() > 0 && getuid() == geteuid(), "identifiers");
@@ -189,11 +153,11 @@ SELFTEST(capmode_denied_groups_ecapmode)
 	union bpf_attr attr = { .pathname =
 					(__u64)(unsigned long)"/sys/fs/bpf" };
 	struct stat st;
-	struct box b;
+	struct fixture_box b;
 	pid_t parent = getppid();
 	int s, u;
 
-	if (!fixture_loaded() || !ASSERT_TRUE(make_box(&b), "box") || !enter())
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box") || !enter())
 		return;
 	ASSERT_ERRNO(open("/etc/passwd", O_RDONLY), ECAPMODE, "open");
 	ASSERT_ERRNO(openat(AT_FDCWD, "/etc/passwd", O_RDONLY), ECAPMODE,
@@ -242,10 +206,10 @@ SELFTEST(capmode_denied_groups_ecapmode)
 
 SELFTEST(capmode_escapes_never_reach_outside)
 {
-	struct box b;
+	struct fixture_box b;
 	char abs[96];
 
-	if (!fixture_loaded() || !ASSERT_TRUE(make_box(&b), "box") || !enter())
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box") || !enter())
 		return;
 	/* The dirfd is unrestricted: capability mode alone confines it. */
 	ASSERT_ERRNO(openat(b.dfd, "../outside", O_RDONLY), ENOTCAPABLE, "../");
@@ -286,14 +250,14 @@ SELFTEST(capmode_escapes_never_reach_outside)
 SELFTEST(capmode_rename_race_never_escapes)
 {
 	char in[128], out[128];
-	struct box b;
+	struct fixture_box b;
 	int escaped = 0, refused = 0, other = 0, moves = 0, status = 0;
 	time_t end = time(NULL) + RENAME_RACE_SECS;
 	pid_t pid;
 
 	pid_t done;
 
-	if (!fixture_loaded() || !ASSERT_TRUE(make_box(&b), "box"))
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box"))
 		return;
 	snprintf(in, sizeof(in), "%s/d/sub", b.top);
 	snprintf(out, sizeof(out), "%s/sub", b.top);
@@ -401,12 +365,12 @@ SELFTEST(capmode_shell_script_runs_on_held_descriptors)
 /* A script's interpreter is looked up by absolute path: refused. */
 SELFTEST(capmode_refuses_a_script_interpreter)
 {
-	struct box b;
+	struct fixture_box b;
 	char *argv[] = { "s", NULL }, *envp[] = { NULL };
 	int fd, status;
 	pid_t pid;
 
-	if (!fixture_loaded() || !ASSERT_TRUE(make_box(&b), "box"))
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box"))
 		return;
 	fd = openat(b.dfd, "s", O_WRONLY | O_CREAT, 0755);
 	if (!ASSERT_OK(fd, "script") ||

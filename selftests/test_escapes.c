@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ways out found by attacking the enforcement as a compromised
+ * sandboxed program would (issue 11, doc/security.md): io_uring rings,
+ * a fork racing a received descriptor, device nodes, re-reached files,
+ * i386 syscalls and ELF interpreters. Each test does the operation with
+ * and without what allows it and checks the exact result.
+ */
+#define _GNU_SOURCE
+#include "fixture.h"
+#include "selftest.h"
+#include "uring.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capsicum.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A ring, or a visible skip where this kernel or user has none. */
+static bool ring(struct uring *u, bool sqpoll)
+{
+	int err = uring_init(u, sqpoll);
+
+	if (err == -ENOSYS || err == -EPERM) {
+		selftest_skip("io_uring is not available here");
+		return false;
+	}
+	return ASSERT_EQ(err, 0, "io_uring_setup");
+}
+
+static int ring_openat(struct uring *u, int dfd, const char *path, int flags)
+{
+	struct io_uring_sqe *sqe = uring_sqe(u, IORING_OP_OPENAT, dfd);
+
+	sqe->addr = (uintptr_t)path;
+	sqe->open_flags = (__u32)flags;
+	sqe->len = 0600;
+	return uring_run(u);
+}
+
+static int ring_path_op(struct uring *u, int op, int dfd, const char *path)
+{
+	struct io_uring_sqe *sqe = uring_sqe(u, op, dfd);
+
+	sqe->addr = (uintptr_t)path;
+	if (op == IORING_OP_MKDIRAT)
+		sqe->len = 0700;
+	return uring_run(u);
+}
+
+static int ring_statx(struct uring *u, int dfd, const char *path)
+{
+	static struct statx stx;
+	struct io_uring_sqe *sqe = uring_sqe(u, IORING_OP_STATX, dfd);
+
+	sqe->addr = (uintptr_t)path;
+	sqe->len = STATX_BASIC_STATS;
+	sqe->off = (uintptr_t)&stx;
+	return uring_run(u);
+}
+
+static int ring_rw(struct uring *u, int op, int fd, bool fixed)
+{
+	static char buf[8] = "x";
+	struct io_uring_sqe *sqe = uring_sqe(u, op, fd);
+
+	sqe->addr = (uintptr_t)buf;
+	sqe->len = 1;
+	sqe->off = 0;
+	if (fixed)
+		sqe->flags = IOSQE_FIXED_FILE;
+	return uring_run(u);
+}
+
+static bool enter(void)
+{
+	return ASSERT_OK(cap_enter(), "cap_enter");
+}
+
+/*
+ * A ring whose SQPOLL thread runs requests without any syscall: after
+ * cap_enter() it keeps reading held descriptors, and every lookup it
+ * would make is ECAPMODE, through the working directory or a held one.
+ */
+SELFTEST(uring_sqpoll_ring_in_capmode_refuses_lookups)
+{
+	struct fixture_box b;
+	struct uring u;
+	struct stat st;
+	char path[160];
+	int fd, top, got;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box") ||
+	    !ring(&u, true))
+		return;
+	top = open(b.top, O_RDONLY | O_DIRECTORY);
+	fd = ring_openat(&u, b.dfd, "f", O_RDONLY);
+	if (!ASSERT_OK(top, "top") ||
+	    !ASSERT_OK(fd, "the ring opens before cap_enter"))
+		return;
+	if (!enter())
+		return;
+	ASSERT_EQ(ring_rw(&u, IORING_OP_READ, fd, false), 1,
+		  "the ring reads a held descriptor");
+	snprintf(path, sizeof(path), "%s/outside", b.top);
+	ASSERT_EQ(ring_openat(&u, AT_FDCWD, path, O_RDONLY), -ECAPMODE,
+		  "OPENAT of a global path");
+	snprintf(path, sizeof(path), "%s/new", b.top);
+	ASSERT_EQ(ring_openat(&u, AT_FDCWD, path, O_RDWR | O_CREAT), -ECAPMODE,
+		  "OPENAT(O_CREAT) of a global path");
+	ASSERT_ERRNO(fstatat(top, "new", &st, 0), ENOENT,
+		     "nothing was created");
+	ASSERT_EQ(ring_openat(&u, b.dfd, "f", O_RDONLY), -ECAPMODE,
+		  "OPENAT through a held directory cannot be checked");
+	ASSERT_EQ(ring_path_op(&u, IORING_OP_MKDIRAT, b.dfd, "n"), -ECAPMODE,
+		  "MKDIRAT");
+	got = ring_statx(&u, AT_FDCWD, "/");
+	ASSERT_EQ(got, -ECAPMODE, "STATX of a global path");
+	uring_exit(&u);
+}
+
+/*
+ * A ring without SQPOLL: io_uring_enter is refused in capability mode,
+ * and a request queued before cap_enter() that runs after it (linked
+ * behind a poll that fires later, run from task work or an io-wq worker)
+ * is refused like any other.
+ */
+SELFTEST(uring_normal_ring_in_capmode_refuses_queued_lookups)
+{
+	struct io_uring_sqe *sqe;
+	struct fixture_box b;
+	struct uring u;
+	char path[160];
+	uint64_t tag, seen = 0;
+	int p[2], res, open_res = 1;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box") ||
+	    !ASSERT_OK(pipe(p), "pipe") || !ring(&u, false))
+		return;
+	snprintf(path, sizeof(path), "%s/outside", b.top);
+	sqe = uring_sqe(&u, IORING_OP_POLL_ADD, p[0]);
+	sqe->poll32_events = POLLIN;
+	sqe->flags = IOSQE_IO_LINK;
+	sqe->user_data = 1;
+	uring_push(&u);
+	sqe = uring_sqe(&u, IORING_OP_OPENAT, AT_FDCWD);
+	sqe->addr = (uintptr_t)path;
+	sqe->user_data = 2;
+	uring_push(&u);
+	if (!ASSERT_EQ(uring_enter(&u, 2), 0, "queued before cap_enter") ||
+	    !enter())
+		return;
+	ASSERT_EQ(uring_enter(&u, 0), -ECAPMODE, "io_uring_enter");
+	if (!ASSERT_EQ(write(p[1], "x", 1), 1, "fire the poll"))
+		return;
+	for (int i = 0; i < 2; i++) {
+		res = uring_wait(&u, &tag);
+		if (!ASSERT_TRUE(res != -ETIME, "completion"))
+			return;
+		seen |= tag;
+		if (tag == 2)
+			open_res = res;
+	}
+	ASSERT_EQ(seen, 3, "both requests completed");
+	ASSERT_EQ(open_res, -ECAPMODE, "the queued OPENAT");
+	uring_exit(&u);
+}
+
+/*
+ * Outside capability mode, a process with limits: what a ring would do
+ * through a directory descriptor cannot be checked and is refused, where
+ * the same process could do it before it limited anything.
+ */
+SELFTEST(uring_limited_table_refuses_path_requests)
+{
+	struct fixture_box b;
+	struct uring u;
+	cap_rights_t r;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box") ||
+	    !ring(&u, false))
+		return;
+	ASSERT_OK(ring_openat(&u, b.dfd, "f", O_RDONLY), "OPENAT before");
+	ASSERT_OK(ring_statx(&u, b.dfd, "f"), "STATX before");
+	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_FSTATAT);
+	if (!ASSERT_OK(cap_rights_limit(b.dfd, &r), "limit the directory"))
+		return;
+	ASSERT_EQ(ring_openat(&u, b.dfd, "f", O_RDONLY), -ENOTCAPABLE,
+		  "OPENAT through it");
+	ASSERT_EQ(ring_openat(&u, b.dfd, "../outside", O_RDONLY), -ENOTCAPABLE,
+		  "OPENAT of .. out of it");
+	ASSERT_EQ(ring_openat(&u, b.dfd, "f", O_RDWR), -ENOTCAPABLE,
+		  "OPENAT(O_RDWR) without CAP_WRITE");
+	ASSERT_EQ(ring_statx(&u, b.dfd, "f"), -ENOTCAPABLE, "STATX");
+	ASSERT_EQ(ring_path_op(&u, IORING_OP_MKDIRAT, b.dfd, "n"),
+		  -ENOTCAPABLE, "MKDIRAT");
+	ASSERT_EQ(ring_path_op(&u, IORING_OP_UNLINKAT, b.dfd, "f"),
+		  -ENOTCAPABLE, "UNLINKAT");
+	ASSERT_OK(faccessat(b.dfd, "f", F_OK, 0), "f is still there");
+	ASSERT_ERRNO(faccessat(b.dfd, "n", F_OK, 0), ENOENT, "no n");
+	uring_exit(&u);
+}
+
+/* Requests on a limited descriptor: by the file's floor, or refused. */
+SELFTEST(uring_limited_descriptor_requests_need_their_rights)
+{
+	char name[] = "/tmp/uring-fd.XXXXXX", value[8];
+	struct io_uring_sqe *sqe;
+	struct uring u;
+	int fd, yes, sv[2] = { -1, -1 }, res;
+
+	if (!fixture_loaded() || !ring(&u, false))
+		return;
+	fd = mkstemp(name);
+	yes = open(name, O_RDWR);
+	if (!ASSERT_OK(fd, "file") || !ASSERT_OK(yes, "second file") ||
+	    !ASSERT_OK(sv[0] = socket(AF_INET, SOCK_DGRAM, 0), "udp") ||
+	    !ASSERT_OK(sv[1] = socket(AF_INET, SOCK_DGRAM, 0), "udp 2"))
+		return;
+	unlink(name);
+	sqe = uring_sqe(&u, IORING_OP_FGETXATTR, fd);
+	sqe->addr = (uintptr_t) "user.x";
+	sqe->addr2 = (uintptr_t)value;
+	sqe->len = sizeof(value);
+	res = uring_run(&u);
+	ASSERT_TRUE(res != -ENOTCAPABLE, "FGETXATTR before any limit");
+	if (!ASSERT_OK(fixture_limit_all_but(fd, CAP_FTRUNCATE), "limit") ||
+	    !ASSERT_OK(fixture_limit_all_but(yes, CAP_FCHOWN), "limit 2") ||
+	    !ASSERT_OK(fixture_limit_all_but(sv[0], CAP_IOCTL), "limit 3"))
+		return;
+	sqe = uring_sqe(&u, IORING_OP_FGETXATTR, fd);
+	sqe->addr = (uintptr_t) "user.x";
+	sqe->addr2 = (uintptr_t)value;
+	sqe->len = sizeof(value);
+	ASSERT_EQ(uring_run(&u), -ENOTCAPABLE, "FGETXATTR cannot be checked");
+
+	sqe = uring_sqe(&u, URING_OP_FTRUNCATE, yes);
+	sqe->off = 0;
+	res = uring_run(&u);
+	if (res == -EINVAL) {
+		printf("    no IORING_OP_FTRUNCATE on this kernel\n");
+	} else {
+		ASSERT_EQ(res, 0, "FTRUNCATE with CAP_FTRUNCATE");
+		sqe = uring_sqe(&u, URING_OP_FTRUNCATE, fd);
+		ASSERT_EQ(uring_run(&u), -ENOTCAPABLE,
+			  "FTRUNCATE without CAP_FTRUNCATE");
+	}
+
+	/* UDP: SIOCINQ is the size of the next datagram, none here. */
+	sqe = uring_sqe(&u, IORING_OP_URING_CMD, sv[1]);
+	sqe->cmd_op = URING_SOCKET_SIOCINQ;
+	res = uring_run(&u);
+	if (res == -EOPNOTSUPP) {
+		printf("    no socket URING_CMD on this kernel\n");
+	} else {
+		ASSERT_EQ(res, 0, "SIOCINQ command with CAP_IOCTL");
+		sqe = uring_sqe(&u, IORING_OP_URING_CMD, sv[0]);
+		sqe->cmd_op = URING_SOCKET_SIOCINQ;
+		ASSERT_EQ(uring_run(&u), -ENOTCAPABLE,
+			  "SIOCINQ command without CAP_IOCTL");
+	}
+	uring_exit(&u);
+}
+
+/* An O_RDWR temporary file limited to reading. */
+static int read_only_file(void)
+{
+	char name[] = "/tmp/escape-ro.XXXXXX";
+	cap_rights_t r;
+	int fd = mkstemp(name);
+
+	if (fd < 0)
+		return -1;
+	unlink(name);
+	cap_rights_init(&r, CAP_READ, CAP_SEEK, CAP_FSTAT);
+	if (write(fd, "data", 4) != 4 || cap_rights_limit(fd, &r))
+		return -1;
+	return fd;
+}
+
+/*
+ * A limited file kept only as a ring's fixed file, its last descriptor
+ * closed: a forked child that uses the inherited ring, or installs the
+ * fixed file as a descriptor again, gets no more than CAP_READ.
+ */
+SELFTEST(uring_fixed_file_never_comes_back_wider)
+{
+	struct io_uring_sqe *sqe;
+	struct uring u;
+	int fd, status;
+	pid_t pid;
+
+	if (!fixture_loaded() || !ring(&u, false))
+		return;
+	fd = read_only_file();
+	if (!ASSERT_OK(fd, "read-only file") ||
+	    !ASSERT_EQ(uring_register_files(&u, &fd, 1), 0, "fixed file") ||
+	    !ASSERT_OK(close(fd), "close its last descriptor"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		int nfd, bad = 0;
+
+		if (ring_rw(&u, IORING_OP_READ, 0, true) != 1)
+			bad |= 1;
+		if (ring_rw(&u, IORING_OP_WRITE, 0, true) != -ENOTCAPABLE)
+			bad |= 2;
+		sqe = uring_sqe(&u, URING_OP_FIXED_FD_INSTALL, 0);
+		sqe->flags = IOSQE_FIXED_FILE;
+		nfd = uring_run(&u);
+		if (nfd == -EINVAL)
+			_exit(bad); /* no FIXED_FD_INSTALL before 6.8 */
+		if (nfd < 0)
+			_exit(bad | 4);
+		if (pread(nfd, (char[4]){ 0 }, 4, 0) != 4)
+			bad |= 8;
+		if (write(nfd, "x", 1) != -1 || errno != ENOTCAPABLE)
+			bad |= 16;
+		_exit(bad);
+	}
+	status = selftest_wait(pid);
+	ASSERT_EQ(status, 0, "child: read 1, write 2, install 4/8/16 failed");
+	uring_exit(&u);
+}
+
+/*
+ * pidfd_getfd of a limited descriptor: the taker, a process with its own
+ * limits and no floor of that file, gets no more than the file's rights.
+ */
+SELFTEST(pidfd_getfd_never_widens_a_limited_file)
+{
+	int ready[2], done[2], keep, fd = -1, pidfd, got, status;
+	char c;
+	pid_t pid;
+
+	if (!fixture_loaded() || !ASSERT_OK(pipe(ready), "pipe") ||
+	    !ASSERT_OK(pipe(done), "pipe 2"))
+		return;
+	keep = open("/", O_RDONLY | O_DIRECTORY);
+	if (!ASSERT_OK(fixture_limit_all_but(keep, CAP_WRITE), "own limit"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		fd = read_only_file();
+		if (fd < 0 || write(ready[1], &fd, sizeof(fd)) != sizeof(fd))
+			_exit(1);
+		_exit(read(done[0], &c, 1) == 1 ? 0 : 2);
+	}
+	if (!ASSERT_OK(pid, "fork") ||
+	    !ASSERT_EQ(read(ready[0], &fd, sizeof(fd)), sizeof(fd), "ready"))
+		return;
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	got = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	if (got < 0 && (errno == ENOSYS || errno == EPERM)) {
+		selftest_skip("pidfd_getfd is not allowed here");
+	} else if (ASSERT_OK(got, "pidfd_getfd")) {
+		ASSERT_EQ(pread(got, (char[4]){ 0 }, 4, 0), 4, "read");
+		ASSERT_ERRNO(write(got, "x", 1), ENOTCAPABLE, "write");
+	}
+	ASSERT_EQ(write(done[1], "x", 1), 1, "done");
+	status = selftest_wait(pid);
+	ASSERT_EQ(status, 0, "the holder");
+}
+
+struct passer {
+	int sv[2];
+	int fd;
+	volatile bool stop;
+};
+
+/* Passes fd to this very process over and over, closing each copy. */
+static void *pass_loop(void *arg)
+{
+	struct passer *ps = arg;
+
+	while (!ps->stop) {
+		int got = fixture_pass_over(ps->sv, ps->fd);
+
+		if (got >= 0)
+			close(got);
+	}
+	return NULL;
+}
+
+/* In a forked child: 0 if no descriptor of fd's file is writable. */
+static int no_writable_copy(int fd)
+{
+	struct stat want, st;
+
+	if (fstat(fd, &want))
+		return 1;
+	for (int i = 3; i < 256; i++) {
+		if (fstat(i, &st) || st.st_ino != want.st_ino ||
+		    st.st_dev != want.st_dev)
+			continue;
+		if (write(i, "x", 1) >= 0)
+			return 2;
+	}
+	return 0;
+}
+
+/*
+ * fork() while another thread keeps receiving a read-only descriptor
+ * over SCM_RIGHTS: whatever copy the child gets, at whatever point of
+ * the receive, is never writable. Bounded: 300 forks or 20 seconds.
+ */
+SELFTEST(fork_racing_a_received_descriptor_never_widens)
+{
+	struct passer ps = { .stop = false };
+	struct timespec t0, t;
+	pthread_t th;
+	int forks = 0, bad = 0, status;
+	pid_t pid;
+
+	if (!fixture_loaded() ||
+	    !ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, ps.sv), "socketpair"))
+		return;
+	ps.fd = read_only_file();
+	if (!ASSERT_OK(ps.fd, "read-only file") ||
+	    !ASSERT_EQ(pthread_create(&th, NULL, pass_loop, &ps), 0, "thread"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (; forks < 300; forks++) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20)
+			break;
+		pid = fork();
+		if (pid == 0)
+			_exit(no_writable_copy(ps.fd));
+		status = selftest_wait(pid);
+		if (status != 0)
+			bad++;
+	}
+	ps.stop = true;
+	pthread_join(th, NULL);
+	ASSERT_TRUE(forks > 0, "forked");
+	ASSERT_EQ(bad, 0, "children that could write");
+}
+
+/*
+ * Device nodes in capability mode: a character or block device is a way
+ * to any device, refused whoever asks (root would be allowed otherwise,
+ * uid 1000 would get EPERM later); a FIFO stays allowed.
+ */
+SELFTEST(capmode_refuses_device_nodes)
+{
+	struct fixture_box b;
+	struct stat st;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box") ||
+	    !enter())
+		return;
+	ASSERT_ERRNO(mknodat(b.dfd, "kmsg", S_IFCHR | 0600, makedev(1, 11)),
+		     ECAPMODE, "character device");
+	ASSERT_ERRNO(mknodat(b.dfd, "disk", S_IFBLK | 0600, makedev(7, 0)),
+		     ECAPMODE, "block device");
+	ASSERT_ERRNO(fstatat(b.dfd, "kmsg", &st, 0), ENOENT, "no node");
+	ASSERT_OK(mknodat(b.dfd, "fifo", S_IFIFO | 0600, 0), "a FIFO");
+}
+
+/* A memfd holding an ELF program whose PT_INTERP is `interp`. */
+static int elf_with_interp(const char *interp)
+{
+	struct {
+		Elf64_Ehdr eh;
+		Elf64_Phdr ph[2];
+		char interp[64];
+	} img = { 0 };
+	int fd;
+
+	memcpy(img.eh.e_ident, ELFMAG, SELFMAG);
+	img.eh.e_ident[EI_CLASS] = ELFCLASS64;
+	img.eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	img.eh.e_ident[EI_VERSION] = EV_CURRENT;
+	img.eh.e_type = ET_EXEC;
+	img.eh.e_machine = EM_X86_64;
+	img.eh.e_version = EV_CURRENT;
+	img.eh.e_entry = 0x400000 + offsetof(__typeof__(img), interp);
+	img.eh.e_phoff = offsetof(__typeof__(img), ph);
+	img.eh.e_ehsize = sizeof(Elf64_Ehdr);
+	img.eh.e_phentsize = sizeof(Elf64_Phdr);
+	img.eh.e_phnum = 2;
+	img.ph[0].p_type = PT_INTERP;
+	img.ph[0].p_offset = offsetof(__typeof__(img), interp);
+	img.ph[0].p_filesz = strlen(interp) + 1;
+	img.ph[1].p_type = PT_LOAD;
+	img.ph[1].p_flags = PF_R | PF_X;
+	img.ph[1].p_vaddr = 0x400000;
+	img.ph[1].p_filesz = sizeof(img);
+	img.ph[1].p_memsz = sizeof(img);
+	img.ph[1].p_align = 0x1000;
+	snprintf(img.interp, sizeof(img.interp), "%s", interp);
+	fd = memfd_create("elf", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, &img, sizeof(img)) != sizeof(img))
+		return -1;
+	return fd;
+}
+
+/* The errno of fexecve(fd) in a child, in capability mode or not. */
+static int exec_errno(int fd, bool capmode)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *argv[] = { "elf", NULL }, *envp[] = { NULL };
+
+		if (capmode && cap_enter())
+			_exit(1);
+		fexecve(fd, argv, envp);
+		_exit(errno == ENOENT ? 10 : errno == ECAPMODE ? 11 : 12);
+	}
+	return selftest_wait(pid);
+}
+
+/*
+ * An ELF program names its interpreter by path: in capability mode the
+ * kernel must not look it up, so neither a missing one (ENOENT would
+ * tell the path does not exist) nor an existing one is reached.
+ */
+SELFTEST(capmode_refuses_an_elf_interpreter)
+{
+	int missing = elf_with_interp("/nonexistent/ld.so");
+	int present = elf_with_interp("/bin/busybox");
+
+	if (!fixture_loaded() || !ASSERT_OK(missing, "elf") ||
+	    !ASSERT_OK(present, "elf 2"))
+		return;
+	ASSERT_EQ(exec_errno(missing, false), 10,
+		  "outside capability mode the lookup fails with ENOENT");
+	ASSERT_EQ(exec_errno(missing, true), 11,
+		  "in capability mode: ECAPMODE, not ENOENT");
+	ASSERT_EQ(exec_errno(present, true), 11,
+		  "an existing interpreter: ECAPMODE");
+}
+
+/* An i386 syscall (int $0x80) from this 64-bit process. */
+static long int80(long nr, long a, long b, long c)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c)
+			 : "memory", "r8", "r9", "r10", "r11");
+	return ret;
+}
+
+#define I386_CLOSE	 6
+#define I386_IOCTL	 54
+#define I386_DUP2	 63
+#define I386_FTRUNCATE	 93
+#define I386_FSTATFS	 100
+#define I386_FSTAT64	 197
+#define I386_FGETXATTR	 231
+
+/*
+ * i386 syscalls on descriptors of a process with limits: the file's
+ * floor decides where the hook sees the file (ftruncate, ioctl), and
+ * what names no file it can find (fstat64, fstatfs, fgetxattr) is
+ * refused; an i386 number is never read as the x86-64 one (93 is
+ * x86-64's fchown).
+ */
+SELFTEST(i386_syscalls_get_the_floor_or_are_refused)
+{
+	char *low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	char name[] = "/tmp/i386.XXXXXX";
+	int fd, trunc_ok;
+	cap_rights_t r;
+	pid_t pid;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(low != MAP_FAILED, "low page"))
+		return;
+	fd = mkstemp(name);
+	trunc_ok = open(name, O_RDWR);
+	if (!ASSERT_OK(fd, "file") || !ASSERT_OK(trunc_ok, "file 2"))
+		return;
+	unlink(name);
+	if (int80(I386_FSTAT64, 0, 0, 0) == -ENOSYS) {
+		selftest_skip("no i386 emulation");
+		return;
+	}
+	/* Before any limit, in a child: the calls work. */
+	pid = fork();
+	if (pid == 0)
+		_exit(int80(I386_FSTAT64, fd, (long)low, 0) != 0 ? 1
+		      : int80(I386_FSTATFS, fd, (long)low, 0) != 0 ? 2
+								  : 0);
+	ASSERT_EQ(selftest_wait(pid), 0, "i386 fstat64 and fstatfs work");
+	CAP_ALL(&r);
+	cap_rights_clear(&r, CAP_FTRUNCATE, CAP_IOCTL, CAP_FSTAT);
+	if (!ASSERT_OK(cap_rights_limit(fd, &r), "limit") ||
+	    !ASSERT_OK(fixture_limit_all_but(trunc_ok, CAP_FCHOWN), "limit 2"))
+		return;
+	ASSERT_EQ(int80(I386_FTRUNCATE, fd, 0, 0), -ENOTCAPABLE,
+		  "ftruncate without CAP_FTRUNCATE");
+	ASSERT_EQ(int80(I386_FTRUNCATE, trunc_ok, 0, 0), 0,
+		  "ftruncate with CAP_FTRUNCATE, without CAP_FCHOWN");
+	ASSERT_EQ(int80(I386_IOCTL, fd, FIONREAD, (long)low), -ENOTCAPABLE,
+		  "ioctl without CAP_IOCTL");
+	ASSERT_EQ(int80(I386_IOCTL, trunc_ok, FIONREAD, (long)low), 0,
+		  "ioctl with CAP_IOCTL");
+	ASSERT_EQ(int80(I386_FSTAT64, fd, (long)low, 0), -ENOTCAPABLE,
+		  "fstat64");
+	ASSERT_EQ(int80(I386_FSTATFS, fd, (long)low, 0), -ENOTCAPABLE,
+		  "fstatfs");
+	strcpy(low + 2048, "user.x");
+	ASSERT_EQ(int80(I386_FGETXATTR, fd, (long)(low + 2048), (long)low),
+		  -ENOTCAPABLE, "fgetxattr");
+}
+
+/*
+ * An i386 close leaves no entry behind that an i386 dup2 of the same
+ * file to the same number would revive: the sibling of a read-only
+ * descriptor, closed and re-made, is read-only.
+ */
+SELFTEST(i386_dup2_revives_no_closed_entry)
+{
+	cap_rights_t r;
+	char name[] = "/tmp/i386dup.XXXXXX";
+	int a, b;
+
+	if (!fixture_loaded())
+		return;
+	a = mkstemp(name);
+	if (!ASSERT_OK(a, "file"))
+		return;
+	unlink(name);
+	b = dup(a);
+	cap_rights_init(&r, CAP_READ, CAP_FSTAT);
+	if (!ASSERT_OK(b, "dup") || !ASSERT_OK(cap_rights_limit(a, &r), "limit"))
+		return;
+	if (!ASSERT_EQ(write(b, "x", 1), 1, "the sibling keeps its rights"))
+		return;
+	if (int80(I386_CLOSE, b, 0, 0) == -ENOSYS) {
+		selftest_skip("no i386 emulation");
+		return;
+	}
+	ASSERT_EQ(int80(I386_DUP2, a, b, 0), b, "i386 dup2 to the old number");
+	ASSERT_ERRNO(write(b, "x", 1), ENOTCAPABLE, "the copy is read-only");
+}
