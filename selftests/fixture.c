@@ -31,7 +31,7 @@ int fixture_limit_all_but(int fd, uint64_t right)
 	return cap_rights_limit(fd, &r);
 }
 
-int fixture_pass_over(const int sv[2], int fd)
+static int pass_over(const int sv[2], int fd, bool close_sent)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c = 'x';
 	struct iovec v = { &c, 1 };
@@ -46,12 +46,24 @@ int fixture_pass_over(const int sv[2], int fd)
 	h->cmsg_type = SCM_RIGHTS;
 	h->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(h), &fd, sizeof(int));
-	if (sendmsg(sv[0], &m, 0) == 1 && recvmsg(sv[1], &m, 0) == 1) {
+	if (sendmsg(sv[0], &m, 0) != 1 || (close_sent && close(fd)))
+		return -1;
+	if (recvmsg(sv[1], &m, 0) == 1) {
 		h = CMSG_FIRSTHDR(&m);
 		if (h)
 			memcpy(&got, CMSG_DATA(h), sizeof(int));
 	}
 	return got;
+}
+
+int fixture_pass_over(const int sv[2], int fd)
+{
+	return pass_over(sv, fd, false);
+}
+
+int fixture_pass_closed(const int sv[2], int fd)
+{
+	return pass_over(sv, fd, true);
 }
 
 int fixture_pass_to_self(int fd)

@@ -15,6 +15,8 @@ int fixture_limit_all_but(int fd, uint64_t right);
 int fixture_pass_to_self(int fd);
 /* The same over a socketpair the caller made (sv[0] sends, sv[1] gets). */
 int fixture_pass_over(const int sv[2], int fd);
+/* The same, closing fd once sent: the file is then only in flight. */
+int fixture_pass_closed(const int sv[2], int fd);
 
 struct sockaddr_in;
 /* A TCP socket bound to an ephemeral loopback port, its address in *a. */

@@ -382,30 +382,34 @@ struct passer {
 	volatile bool stop;
 };
 
-/* Passes fd to this very process over and over, closing each copy. */
+/*
+ * Passes the file to this very process over and over, closing the sent
+ * descriptor first: between the two the file is in no fd table slot, so
+ * a fork's copy of the table cannot see it there, and the receive may
+ * install it before the child's fd table is copied.
+ */
 static void *pass_loop(void *arg)
 {
 	struct passer *ps = arg;
 
 	while (!ps->stop) {
-		int got = fixture_pass_over(ps->sv, ps->fd);
+		int got = fixture_pass_closed(ps->sv, ps->fd);
 
-		if (got >= 0)
-			close(got);
+		if (got < 0)
+			break;
+		ps->fd = got;
 	}
 	return NULL;
 }
 
 /* In a forked child: 0 if no descriptor of fd's file is writable. */
-static int no_writable_copy(int fd)
+static int no_writable_copy(const struct stat *want)
 {
-	struct stat want, st;
+	struct stat st;
 
-	if (fstat(fd, &want))
-		return 1;
-	for (int i = 3; i < 256; i++) {
-		if (fstat(i, &st) || st.st_ino != want.st_ino ||
-		    st.st_dev != want.st_dev)
+	for (int i = 3; i < 1024; i++) {
+		if (fstat(i, &st) || st.st_ino != want->st_ino ||
+		    st.st_dev != want->st_dev)
 			continue;
 		if (write(i, "x", 1) >= 0)
 			return 2;
@@ -422,6 +426,7 @@ SELFTEST(fork_racing_a_received_descriptor_never_widens)
 {
 	struct passer ps = { .stop = false };
 	struct timespec t0, t;
+	struct stat want;
 	pthread_t th;
 	int forks = 0, bad = 0, status;
 	pid_t pid;
@@ -430,7 +435,11 @@ SELFTEST(fork_racing_a_received_descriptor_never_widens)
 	    !ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, ps.sv), "socketpair"))
 		return;
 	ps.fd = read_only_file();
+	/* 1,024 slots: the longer the fork's scan, the wider its window. */
 	if (!ASSERT_OK(ps.fd, "read-only file") ||
+	    !ASSERT_EQ(dup2(ps.fd, 1023), 1023, "a larger fd table") ||
+	    !ASSERT_OK(close(1023), "close") ||
+	    !ASSERT_OK(fstat(ps.fd, &want), "fstat") ||
 	    !ASSERT_EQ(pthread_create(&th, NULL, pass_loop, &ps), 0, "thread"))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -440,14 +449,14 @@ SELFTEST(fork_racing_a_received_descriptor_never_widens)
 			break;
 		pid = fork();
 		if (pid == 0)
-			_exit(no_writable_copy(ps.fd));
+			_exit(no_writable_copy(&want));
 		status = selftest_wait(pid);
 		if (status != 0)
 			bad++;
 	}
 	ps.stop = true;
 	pthread_join(th, NULL);
-	ASSERT_TRUE(forks > 0, "forked");
+	ASSERT_TRUE(forks > 0 && ps.fd >= 0, "passed");
 	ASSERT_EQ(bad, 0, "children that could write");
 }
 
