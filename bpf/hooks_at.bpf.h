@@ -124,13 +124,13 @@ struct {
 	__type(value, struct exec_state);
 } exec_states SEC(".maps");
 
-/* A new exec starts: nothing of an earlier one (failed) counts. */
+/* A new exec starts (track.bpf.h): nothing of an earlier one counts. */
 static __always_inline void exec_state_reset(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct exec_state *x;
 
-	if (!task->bpf_storage)
+	if (!live_tables || !task->bpf_storage)
 		return;
 	x = bpf_task_storage_get(&exec_states, task, 0, 0);
 	if (x)

@@ -709,6 +709,25 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 	return 0;
 }
 
+/*
+ * A new exec starts, before it opens the program: nothing of an earlier
+ * one, successful or failed, counts as this one's program
+ * (hooks_at.bpf.h, exec_state). i386 execs never run in capability mode.
+ */
+SEC("fentry/__x64_sys_execve")
+int BPF_PROG(capsicum_execve_entry)
+{
+	exec_state_reset();
+	return 0;
+}
+
+SEC("fentry/__x64_sys_execveat")
+int BPF_PROG(capsicum_execveat_entry)
+{
+	exec_state_reset();
+	return 0;
+}
+
 SEC("lsm/bprm_creds_for_exec")
 int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
 {
@@ -721,7 +740,6 @@ int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
 
 	if (!p)
 		return 0;
-	exec_state_reset();
 	nr = current_call();
 	fd = (int)syscall_arg(0);
 	f = fd_file(fd);

@@ -536,6 +536,33 @@ static int exec_errno(int fd, bool capmode)
 }
 
 /*
+ * In capability mode, the refused exec of `fd`, then the static busybox
+ * (held open before) running `true`: its exit status.
+ */
+static int exec_then_static(int fd)
+{
+	int bin = open("/bin/busybox", O_RDONLY | O_CLOEXEC);
+	pid_t pid;
+
+	if (bin < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { "true", NULL }, *envp[] = { NULL };
+
+		if (cap_enter())
+			_exit(1);
+		fexecve(fd, argv, envp);
+		if (errno != ECAPMODE)
+			_exit(2);
+		fexecve(bin, argv, envp);
+		_exit(3);
+	}
+	close(bin);
+	return selftest_wait(pid);
+}
+
+/*
  * An ELF program names its interpreter by path: in capability mode the
  * kernel must not look it up, so neither a missing one (ENOENT would
  * tell the path does not exist) nor an existing one is reached.
@@ -554,6 +581,8 @@ SELFTEST(capmode_refuses_an_elf_interpreter)
 		  "in capability mode: ECAPMODE, not ENOENT");
 	ASSERT_EQ(exec_errno(present, true), 11,
 		  "an existing interpreter: ECAPMODE");
+	ASSERT_EQ(exec_then_static(missing), 0,
+		  "a static program execs after a refused one");
 }
 
 /* An i386 syscall (int $0x80) from this 64-bit process. */
