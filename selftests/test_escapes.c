@@ -187,6 +187,7 @@ SELFTEST(uring_normal_ring_in_capmode_refuses_queued_lookups)
  */
 SELFTEST(uring_limited_table_refuses_path_requests)
 {
+	struct io_uring_sqe *sqe;
 	struct fixture_box b;
 	struct uring u;
 	cap_rights_t r;
@@ -210,6 +211,11 @@ SELFTEST(uring_limited_table_refuses_path_requests)
 		  -ENOTCAPABLE, "MKDIRAT");
 	ASSERT_EQ(ring_path_op(&u, IORING_OP_UNLINKAT, b.dfd, "f"),
 		  -ENOTCAPABLE, "UNLINKAT");
+	sqe = uring_sqe(&u, IORING_OP_RENAMEAT, b.dfd);
+	sqe->addr = (uintptr_t) "f";
+	sqe->len = (__u32)b.dfd;
+	sqe->addr2 = (uintptr_t) "g";
+	ASSERT_EQ(uring_run(&u), -ENOTCAPABLE, "RENAMEAT");
 	ASSERT_OK(faccessat(b.dfd, "f", F_OK, 0), "f is still there");
 	ASSERT_ERRNO(faccessat(b.dfd, "n", F_OK, 0), ENOENT, "no n");
 	uring_exit(&u);
