@@ -106,6 +106,7 @@ static __always_inline int scm_note_rights(struct capsicum_proc *p,
 
 struct stale_scan {
 	__u64 table_id;
+	__u32 uid;
 	struct file *file;
 };
 
@@ -117,8 +118,8 @@ static long stale_cb(__u64 i, struct stale_scan *s)
 
 	if (!e || e->file != (__u64)s->file || fd_file((int)i) == s->file)
 		return 0;
-	bpf_map_delete_elem(&cap_ioctls, &k);
-	bpf_map_delete_elem(&cap_fds, &k);
+	entry_del(&cap_ioctls, &k, s->uid, QUOTA_IOCTLS);
+	entry_del(&cap_fds, &k, s->uid, QUOTA_ENTRIES);
 	return 0;
 }
 
@@ -132,7 +133,9 @@ static long stale_cb(__u64 i, struct stale_scan *s)
 static __always_inline void drop_stale_entries(struct capsicum_proc *p,
 					       struct file *file)
 {
-	struct stale_scan s = { .table_id = p->table_id, .file = file };
+	struct stale_scan s = { .table_id = p->table_id,
+				.uid = p->uid,
+				.file = file };
 	struct fdtable *fdt;
 	__u32 n = p->fd_bound;
 

@@ -564,7 +564,7 @@ SELFTEST(daemon_refuses_the_state_of_another_build)
 		selftest_skip("needs root");
 	/* The plain boot: whoever comes first loads, as test_rights does. */
 	if (access(CAPSICUM_PIN_VERSION, F_OK))
-		capsicum_load(CAPSICUM_PIN_DIR);
+		capsicum_load(CAPSICUM_PIN_DIR, NULL);
 	fd = obj_get(CAPSICUM_PIN_VERSION, BPF_F_RDONLY);
 	if (!ASSERT_OK(fd, "open the stamp") ||
 	    !ASSERT_OK(libc_ret(bpf_map_lookup_elem(fd, &zero, &v)),
