@@ -430,13 +430,14 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 	/* A child that cannot carry the restrictions must not exist. */
 	if (!child)
 		return -ENOMEM;
-	child->flags = p->flags & ~CAPSICUM_PROC_SHARE_REF;
+	child->flags =
+		p->flags & ~(CAPSICUM_PROC_SHARE_REF | CAPSICUM_PROC_DROPPED);
 	__sync_fetch_and_add(&live_tables, 1);
 	if (clone_flags & CLONE_FILES) {
 		/*
 		 * One fd table, one rights table, dropped by the last of its
-		 * sharers to go (task_free). The parent is counted once, when
-		 * the table is first shared; the child once its fork has
+		 * sharers to exit (table_leave). The parent is counted once,
+		 * when the table is first shared; the child once its fork has
 		 * succeeded (sched_process_fork), as a fork failing after this
 		 * hook frees a child that may not look like a leader.
 		 */
@@ -459,8 +460,7 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 	 * A table of its own: not shared, and limited if the copy may hold
 	 * limits (a shared parent's table may hold its sharer's).
 	 */
-	child->flags = (p->flags &
-			~(CAPSICUM_PROC_SHARED_FDS | CAPSICUM_PROC_SHARE_REF)) |
+	child->flags = (child->flags & ~CAPSICUM_PROC_SHARED_FDS) |
 		       (table_limited(p) ? CAPSICUM_PROC_LIMITED : 0);
 	child->table_id = __sync_fetch_and_add(&next_table_id, 1) + 1;
 	child->uid = charge_uid();
@@ -502,71 +502,79 @@ static long release_floor_cb(__u64 i, struct table_copy *c)
 }
 
 /*
- * p's process is the last one counted among its table's sharers: no other
- * can join (only a counted sharer can add one), so the table is its alone.
+ * p's process is done with its table, once (DROPPED): a table of its own,
+ * or a shared one whose last counted sharer it is, loses its entries
+ * (below the union of the sharers' fd_bound) and, given the fd array it
+ * still holds, the floors of those files (others go when their file is
+ * freed). A sharer that is not the last only leaves the count.
  */
-static __always_inline bool last_sharer(const struct capsicum_proc *p)
+static __always_inline void table_leave(struct capsicum_proc *p,
+					struct file **fds, __u32 nfds)
 {
+	struct table_copy c = { .from = p->table_id,
+				.uid = p->uid,
+				.fds = fds };
 	struct capsicum_share *s;
+	__u32 bound = p->fd_bound;
 
-	if (!(p->flags & CAPSICUM_PROC_SHARE_REF))
-		return false;
-	s = bpf_map_lookup_elem(&cap_shares, &p->table_id);
-	return s && s->users == 1;
+	if (__sync_fetch_and_or((__u64 *)&p->flags, CAPSICUM_PROC_DROPPED) &
+	    CAPSICUM_PROC_DROPPED)
+		return;
+	if (p->flags & CAPSICUM_PROC_SHARED_FDS) {
+		/* A CLONE_FILES child whose fork failed: never counted. */
+		if (!(p->flags & CAPSICUM_PROC_SHARE_REF))
+			return;
+		s = bpf_map_lookup_elem(&cap_shares, &c.from);
+		if (!s)
+			return;
+		/* Its bound first: the last one out scans for everyone. */
+		__sync_fetch_and_or(&s->fd_bound, (__u64)bound);
+		if (__sync_fetch_and_add(&s->users, -1) != 1)
+			return;
+		bound = (__u32)s->fd_bound;
+		bpf_map_delete_elem(&cap_shares, &c.from);
+	}
+	if (fds)
+		bpf_loop(nfds < CAPSICUM_SCAN_FDS ? nfds : CAPSICUM_SCAN_FDS,
+			 release_floor_cb, &c, 0);
+	bpf_loop(bound < CAPSICUM_SCAN_FDS ? bound : CAPSICUM_SCAN_FDS,
+		 drop_fd_cb, &c, 0);
 }
 
 /*
  * The last thread of a process exits, its fd table still open (the
- * tracepoint runs before exit_files): its floors of the files it holds go
- * now, as the files may live on in other processes (a forked server's
- * children hold its listener). Floors of files it closed earlier go when
- * those files are freed. A table shared by CLONE_FILES keeps its floors
- * until its last sharer exits.
+ * tracepoint runs before exit_files): no thread can use the table any
+ * more, so it is left now, not when the task is freed (a grace period
+ * later), and a parent whose wait returned finds its uid's quota back.
+ * The floors of the files it holds go too, as the files may live on in
+ * other processes (a forked server's children hold its listener).
  */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(capsicum_process_exit, struct task_struct *task)
 {
 	struct task_struct *leader = task->group_leader;
-	struct table_copy c = {};
 	struct capsicum_proc *p;
 	struct fdtable *fdt;
-	__u32 max;
 
 	if (!live_tables || !leader->bpf_storage)
 		return 0;
 	p = bpf_task_storage_get(&cap_procs, leader, 0, 0);
-	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED) ||
-	    ((p->flags & CAPSICUM_PROC_SHARED_FDS) && !last_sharer(p)) ||
+	/* A table for capability mode only holds nothing: task_free. */
+	if (!p || !p->table_id || !table_limited(p) ||
 	    BPF_CORE_READ(task, signal, live.counter) != 0)
 		return 0;
 	fdt = BPF_CORE_READ(task, files, fdt);
-	max = BPF_CORE_READ(fdt, max_fds);
-	c.from = p->table_id;
-	c.uid = p->uid;
-	c.fds = BPF_CORE_READ(fdt, fd);
-	bpf_loop(max < CAPSICUM_SCAN_FDS ? max : CAPSICUM_SCAN_FDS,
-		 release_floor_cb, &c, 0);
-	if (p->flags & CAPSICUM_PROC_SHARED_FDS)
-		return 0;
-	/*
-	 * A table of its own: no thread can use its entries any more, so
-	 * they go now rather than when the task is freed (a grace period
-	 * later), and a parent that waited finds its uid's quota returned.
-	 */
-	max = p->fd_bound;
-	bpf_loop(max < CAPSICUM_SCAN_FDS ? max : CAPSICUM_SCAN_FDS, drop_fd_cb,
-		 &c, 0);
-	proc_set_flag(p, CAPSICUM_PROC_DROPPED);
+	table_leave(p, BPF_CORE_READ(fdt, fd), BPF_CORE_READ(fdt, max_fds));
 	return 0;
 }
 
 SEC("lsm/task_free")
 int BPF_PROG(capsicum_task_free, struct task_struct *task)
 {
-	struct table_copy c = {};
-	struct capsicum_share *s;
+	struct file **fds = NULL;
 	struct capsicum_proc *p;
-	__u32 tid, bound;
+	struct fdtable *fdt;
+	__u32 tid, nfds = 0;
 
 	if (answers_used) {
 		tid = task->pid;
@@ -584,16 +592,14 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 			bpf_map_delete_elem(&pd_procs, &tid);
 		}
 	}
-	if (!live_tables)
-		return 0;
-	if (!task->bpf_storage)
+	if (!live_tables || !task->bpf_storage)
 		return 0;
 	/*
 	 * Only a process's last leader owns its table: after a non-leader
 	 * execve, the old leader no longer leads and must not drop it. A
 	 * child whose fork failed after task_alloc never ran (it did not
-	 * exit) and may still name its parent's leader: it drops the table
-	 * task_alloc gave it, or, sharing one, leaves it (never counted).
+	 * exit) and may still name its parent's leader: it leaves the table
+	 * task_alloc gave it (a shared one it was never counted in).
 	 */
 	if (task->group_leader != task && (task->flags & PF_EXITING))
 		return 0;
@@ -601,27 +607,17 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 	if (!p || !p->table_id)
 		return 0;
 	__sync_fetch_and_add(&live_tables, -1);
-	c.from = p->table_id;
-	c.uid = p->uid;
-	bound = p->fd_bound;
-	if (p->flags & CAPSICUM_PROC_SHARED_FDS) {
-		/* A CLONE_FILES child whose fork failed: never counted. */
-		if (!(p->flags & CAPSICUM_PROC_SHARE_REF))
-			return 0;
-		s = bpf_map_lookup_elem(&cap_shares, &c.from);
-		if (!s)
-			return 0;
-		/* Its bound first: the last one out scans for everyone. */
-		__sync_fetch_and_or(&s->fd_bound, (__u64)bound);
-		if (__sync_fetch_and_add(&s->users, -1) != 1)
-			return 0;
-		bound = (__u32)s->fd_bound;
-		bpf_map_delete_elem(&cap_shares, &c.from);
-	} else if (p->flags & CAPSICUM_PROC_DROPPED) {
-		return 0; /* at its exit */
+	/*
+	 * That child is freed by its parent's failing fork: the parent's fd
+	 * table is what task_alloc copied the floors for.
+	 */
+	if (!(task->flags & PF_EXITING)) {
+		fdt = BPF_CORE_READ(bpf_get_current_task_btf(), files, fdt);
+		fds = BPF_CORE_READ(fdt, fd);
+		nfds = BPF_CORE_READ(fdt, max_fds);
 	}
-	bpf_loop(bound < CAPSICUM_SCAN_FDS ? bound : CAPSICUM_SCAN_FDS,
-		 drop_fd_cb, &c, 0);
+	/* Left at exit already, unless it never had limits there. */
+	table_leave(p, fds, nfds);
 	return 0;
 }
 
