@@ -58,10 +58,8 @@ SELFTEST(exit_returns_table_entries)
 	}
 }
 
-/* capsicumd's default --uid-quota, which the selftests' boots use. */
-#define UID_QUOTA 16384
-/* A uid nobody else uses in the VM, for the root run. */
-#define QUOTA_UID 2000
+#define UID_QUOTA FIXTURE_UID_QUOTA
+#define QUOTA_UID FIXTURE_QUOTA_UID
 
 static char sharer_stack[65536] __attribute__((aligned(16)));
 
