@@ -183,15 +183,16 @@ static __always_inline int entry_current(struct capsicum_proc **pp,
 					 struct held *h)
 {
 	struct capsicum_proc *p = proc_get_or_create();
+	int err;
 
 	if (!p)
 		return -ENOMEM;
 	*pp = p;
 	held_rights(p, file, fd, h);
 	e->file = (__u64)file;
-	e->gen = file_gen_assign(file);
+	e->gen = file_gen_assign(file, p->uid, &err);
 	if (!e->gen)
-		return -ENOMEM;
+		return err;
 	e->rights[0] = h->rights[0];
 	e->rights[1] = h->rights[1];
 	e->fcntls = h->fcntls;

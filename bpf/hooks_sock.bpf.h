@@ -157,6 +157,7 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
 	struct capsicum_fd_rights *in = bpf_map_lookup_elem(&inflight, &key);
 	struct capsicum_fd_rights e;
 	struct capsicum_proc *p;
+	int err;
 
 	if (!in) {
 		p = current_proc();
@@ -171,9 +172,9 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
 	drop_stale_entries(p, file);
 	e = *in;
 	e.file = key;
-	e.gen = file_gen_assign(file);
+	e.gen = file_gen_assign(file, p->uid, &err);
 	if (!e.gen)
-		return -ENOMEM;
+		return err;
 	return lsm_status(floor_narrow(p, file, -1, &e));
 }
 

@@ -88,8 +88,9 @@ struct {
 
 /*
  * Per-uid quota (doc/design.md, "Quota"), set by the loader before load:
- * entries of cap_fds and cap_floors together, and ioctl lists, that the
- * tables of one uid may hold. uid 0 is exempt while root_quota is < 0.
+ * entries of cap_fds, cap_floors and cap_files together, and ioctl lists,
+ * that the tables of one uid may hold. uid 0 is exempt while root_quota
+ * is < 0.
  */
 const volatile __s64 uid_quota = 16384;
 const volatile __s64 uid_ioctl_quota = 1024;
@@ -97,7 +98,7 @@ const volatile __s64 root_quota = -1;
 
 /* What each uid holds now; a uid's record stays once made. */
 struct capsicum_usage {
-	__s64 entries; /* in cap_fds and cap_floors */
+	__s64 entries; /* in cap_fds, cap_floors and cap_files */
 	__s64 ioctls;  /* lists in cap_ioctls */
 };
 struct {
@@ -321,22 +322,6 @@ static __always_inline __u64 file_gen(struct file *file)
 	return f ? f->gen : 0;
 }
 
-/* The file's generation, assigned on first use. 0 if the map is full. */
-static __always_inline __u64 file_gen_assign(struct file *file)
-{
-	__u64 key = (__u64)file;
-	struct capsicum_file *old = bpf_map_lookup_elem(&cap_files, &key);
-	struct capsicum_file f = { .low = { CAP_ALL0, CAP_ALL1 } };
-
-	if (old)
-		return old->gen;
-	f.gen = __sync_fetch_and_add(&next_gen, 1) + 1;
-	if (bpf_map_update_elem(&cap_files, &key, &f, BPF_NOEXIST))
-		return file_gen(file);
-	__sync_fetch_and_add(&tracked_files, 1);
-	return f.gen;
-}
-
 /*
  * Rights `r` are being stored for a descriptor or floor of the file: low
  * narrows first, so it is never wider than anything stored (atomically:
@@ -477,7 +462,7 @@ static __always_inline __u32 charge_uid(void)
 	return uid;
 }
 
-#define QUOTA_ENTRIES 0 /* cap_fds and cap_floors */
+#define QUOTA_ENTRIES 0 /* cap_fds, cap_floors, cap_files */
 #define QUOTA_IOCTLS  1 /* cap_ioctls */
 
 /* What uid may hold of kind; < 0: not counted (an exempt root). */
@@ -556,6 +541,34 @@ static __always_inline void entry_del(void *map, const void *key, __u32 uid,
 {
 	if (!bpf_map_delete_elem(map, key))
 		quota_uncharge(uid, kind);
+}
+
+/*
+ * The file's generation, assigned on first use, its record charged to uid
+ * (the table's). 0 if it cannot be, *err then -ENOMEM (full) or -EDQUOT.
+ */
+static __always_inline __u64 file_gen_assign(struct file *file, __u32 uid,
+					     int *err)
+{
+	__u64 key = (__u64)file;
+	struct capsicum_file *old = bpf_map_lookup_elem(&cap_files, &key);
+	struct capsicum_file f = { .low = { CAP_ALL0, CAP_ALL1 }, .uid = uid };
+
+	if (old)
+		return old->gen;
+	*err = quota_charge(uid, QUOTA_ENTRIES, -1);
+	if (*err)
+		return 0;
+	f.gen = __sync_fetch_and_add(&next_gen, 1) + 1;
+	if (bpf_map_update_elem(&cap_files, &key, &f, BPF_NOEXIST)) {
+		/* Made meanwhile by another (charged to it), or full. */
+		quota_uncharge(uid, QUOTA_ENTRIES);
+		f.gen = file_gen(file);
+		*err = f.gen ? 0 : -ENOMEM;
+		return f.gen;
+	}
+	__sync_fetch_and_add(&tracked_files, 1);
+	return f.gen;
 }
 
 /*

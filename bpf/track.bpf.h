@@ -94,11 +94,12 @@ static __always_inline void fd_derive(struct capsicum_proc *p,
 	struct file *file = fd_file(newfd);
 	struct capsicum_fd_rights e;
 	struct held h = *hp;
+	int err;
 
 	if (!file || !h.limited)
 		return;
 	e.file = (__u64)file;
-	e.gen = file_gen_assign(file);
+	e.gen = file_gen_assign(file, p->uid, &err);
 	e.rights[0] = h.rights[0];
 	e.rights[1] = h.rights[1];
 	e.fcntls = h.fcntls;
@@ -210,10 +211,11 @@ static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
 		.file = (__u64)file,
 		.rights = { CAPRIGHT(0, 0), CAPRIGHT(1, 0) },
 	};
+	int err;
 
 	if (!file)
 		return;
-	e.gen = file_gen_assign(file);
+	e.gen = file_gen_assign(file, p->uid, &err);
 	/* A new file: its floor alone says "nothing" (as in fd_derive). */
 	if (!e.gen || floor_narrow(p, file, newfd, &e)) {
 		proc_set_flag(p, CAPSICUM_PROC_LIMITED);
@@ -653,7 +655,7 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 {
 	__u64 key = (__u64)file, owners[2];
 	struct capsicum_file *f;
-	__u32 uids[2];
+	__u32 uids[2], uid;
 
 	pd_file_freed(file);
 	/*
@@ -670,8 +672,10 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 	owners[1] = f->owners[1];
 	uids[0] = f->owner_uids[0];
 	uids[1] = f->owner_uids[1];
+	uid = f->uid;
 	if (bpf_map_delete_elem(&cap_files, &key))
 		return 0;
+	quota_uncharge(uid, QUOTA_ENTRIES);
 	__sync_fetch_and_add(&tracked_files, -1);
 	if (bpf_map_lookup_elem(&inflight, &key))
 		bpf_map_delete_elem(&inflight, &key);

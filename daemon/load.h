@@ -13,7 +13,7 @@ struct capsicum_load_opts {
 	uint32_t max_fds;	 /* cap_fds entries */
 	uint32_t max_floors;	 /* cap_floors entries, and cap_files */
 	uint32_t max_ioctls;	 /* cap_ioctls lists */
-	int64_t uid_quota;	 /* entries of fds and floors per uid */
+	int64_t uid_quota;	 /* fds, floors and files entries per uid */
 	int64_t uid_ioctl_quota; /* ioctl lists per uid */
 	int64_t root_quota;	 /* entries for uid 0; < 0: exempt */
 };

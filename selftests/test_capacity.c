@@ -198,7 +198,7 @@ static int limit_one_as(uid_t uid)
 
 /*
  * One uid cannot fill what all users share: its tables hold at most
- * --uid-quota entries (descriptors and floors), the next limit fails with
+ * --uid-quota entries (descriptors, floors, files), the next limit fails with
  * EDQUOT and grants nothing, other uids (root here) still limit, and
  * exiting gives the quota back. As uid 1000 one process cannot hold that
  * many descriptors, so several do.
@@ -226,8 +226,8 @@ SELFTEST(uid_quota_refuses_with_edquot)
 			       "report"))
 			break;
 		nproc++;
-		/* Its entries and the floor of its /dev/null. */
-		total += x.held + (x.held > 0);
+		/* Its entries, the floor and the record of its /dev/null. */
+		total += x.held + 2 * (x.held > 0);
 		err = x.error;
 	}
 	ASSERT_EQ(err, EDQUOT, "the limit past the quota");

@@ -355,6 +355,8 @@ struct capsicum_file {
 	__u64 low[2];
 	__u64 owners[2];
 	__u32 owner_uids[2]; /* the uid each owner's floor is charged to */
+	__u32 uid;	     /* the uid this record is charged to */
+	__u32 reserved;
 };
 
 /*
