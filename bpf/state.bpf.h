@@ -438,8 +438,10 @@ static __always_inline void report(__u32 hook, __u32 error, int fd, __u64 need0,
 
 /*
  * The uid a new table's entries are charged to: the real uid, or inside a
- * user namespace the uid that made the outermost one, so the ids mapped
- * there (subordinate uids) share their creator's quota.
+ * user namespace that a user other than root made (the outermost one),
+ * that user, so the ids mapped there (subordinate uids, newuidmap) share
+ * their creator's quota. Namespaces root made (containers) are charged by
+ * the real uids root gave them.
  */
 static __always_inline __u32 charge_uid(void)
 {
@@ -454,7 +456,8 @@ static __always_inline __u32 charge_uid(void)
 		if (level == 0)
 			break;
 		if (level == 1) {
-			uid = BPF_CORE_READ(ns, owner.val);
+			if (BPF_CORE_READ(ns, owner.val))
+				uid = BPF_CORE_READ(ns, owner.val);
 			break;
 		}
 		ns = BPF_CORE_READ(ns, parent);

@@ -299,8 +299,8 @@ struct capsicum_proc {
 	/*
 	 * Who the table's entries are charged to (doc/design.md, "Quota"):
 	 * the real uid of the process that made the table, or, inside a
-	 * user namespace, the uid that made the outermost one. Every process
-	 * using the table has the same.
+	 * user namespace a user other than root made, that user (of the
+	 * outermost one). Every process using the table has the same.
 	 */
 	__u32 uid;
 	__u32 reserved;
