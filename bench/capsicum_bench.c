@@ -207,7 +207,7 @@ static int in_child(int (*fn)(void))
 
 static int load_and_check(void)
 {
-	int err = capsicum_load(CAPSICUM_PIN_DIR);
+	int err = capsicum_load(CAPSICUM_PIN_DIR, NULL);
 
 	if (err) {
 		fprintf(stderr, "bench: capsicum_load: %d\n", err);

@@ -25,6 +25,7 @@ static __always_inline struct capsicum_proc *proc_get_or_create(void)
 	p = bpf_task_storage_get(&cap_procs, leader, 0,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (p && !p->table_id) {
+		p->uid = charge_uid();
 		p->table_id = __sync_fetch_and_add(&next_table_id, 1) + 1;
 		__sync_fetch_and_add(&live_tables, 1);
 	}
@@ -43,6 +44,7 @@ struct sibling_scan {
 	struct capsicum_fd_rights keep; /* what entry-less siblings hold now */
 	struct file *file;
 	__u64 table_id;
+	__u32 uid; /* the table's */
 	__s32 skip_fd;
 	__u32 top;   /* 1 + the highest fd given an entry */
 	__s64 error; /* 64-bit: a 32-bit load would lose the sign */
@@ -62,10 +64,10 @@ static long sibling_cb(__u64 i, struct sibling_scan *s)
 	e = bpf_map_lookup_elem(&cap_fds, &k);
 	if (e && e->file == (__u64)s->file && e->gen == s->keep.gen)
 		return 0;
-	if (bpf_map_update_elem(&cap_fds, &k, &s->keep, BPF_ANY)) {
-		s->error = -ENOMEM;
+	s->error = entry_put(&cap_fds, &k, &s->keep, s->uid, QUOTA_ENTRIES,
+			     (int)i);
+	if (s->error)
 		return 1;
-	}
 	s->top = (__u32)i + 1;
 	return 0;
 }
@@ -92,6 +94,7 @@ protect_siblings(struct capsicum_proc *p, struct file *file, int fd, __u64 gen,
 			  .nioctls = -1 },
 		.file = file,
 		.table_id = p->table_id,
+		.uid = p->uid,
 		.skip_fd = fd,
 	};
 	unsigned int max;
@@ -142,7 +145,7 @@ static __always_inline int floor_narrow(struct capsicum_proc *p,
 	err = protect_siblings(p, file, fd, e->gen, f);
 	if (err)
 		return err;
-	return floor_put(p->table_id, (__u64)file, &nf);
+	return floor_put(p->table_id, p->uid, (__u64)file, &nf);
 }
 
 /*
@@ -163,8 +166,9 @@ static __always_inline int store_entry(struct capsicum_proc *p,
 	err = floor_narrow(p, file, fd, e);
 	if (err)
 		return err;
-	if (bpf_map_update_elem(&cap_fds, &k, e, BPF_ANY))
-		return -ENOMEM;
+	err = entry_put(&cap_fds, &k, e, p->uid, QUOTA_ENTRIES, fd);
+	if (err)
+		return err;
 	note_fd(p, fd);
 	return 0;
 }
@@ -179,15 +183,16 @@ static __always_inline int entry_current(struct capsicum_proc **pp,
 					 struct held *h)
 {
 	struct capsicum_proc *p = proc_get_or_create();
+	int err;
 
 	if (!p)
 		return -ENOMEM;
 	*pp = p;
 	held_rights(p, file, fd, h);
 	e->file = (__u64)file;
-	e->gen = file_gen_assign(file);
+	e->gen = file_gen_assign(file, p->uid, &err);
 	if (!e->gen)
-		return -ENOMEM;
+		return err;
 	e->rights[0] = h->rights[0];
 	e->rights[1] = h->rights[1];
 	e->fcntls = h->fcntls;
@@ -219,7 +224,7 @@ static __always_inline int op_limit_rights(struct file *file, int fd,
 	if (!rights_contain(e.rights, 0, CAP_IOCTL)) {
 		e.nioctls = 0;
 		k.table_id = p->table_id;
-		bpf_map_delete_elem(&cap_ioctls, &k);
+		entry_del(&cap_ioctls, &k, p->uid, QUOTA_IOCTLS);
 	}
 	err = store_entry(p, file, fd, &e);
 	return err ? err : status_ok();
@@ -312,8 +317,9 @@ static __always_inline int op_limit_ioctls(struct file *file, int fd,
 			return -ENOTCAPABLE;
 	}
 	proc_set_flag(p, CAPSICUM_PROC_IOCTLS);
-	if (bpf_map_update_elem(&cap_ioctls, &k, &sc->ioctls, BPF_ANY))
-		return -ENOMEM;
+	err = entry_put(&cap_ioctls, &k, &sc->ioctls, p->uid, QUOTA_IOCTLS, fd);
+	if (err)
+		return err;
 	e.nioctls = n;
 	err = store_entry(p, file, fd, &e);
 	return err ? err : status_ok();

@@ -90,7 +90,7 @@ static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,
  * it has a descriptor, so no other thread can use it with more. The new
  * descriptor holds that floor and needs no entry of its own (a later
  * narrowing gives it one first: protect_siblings). A full table fails
- * the open.
+ * the open (a used-up quota with EDQUOT).
  */
 static __always_inline int derive_floor(struct capsicum_proc *p,
 					struct file *file, const struct held *h)
@@ -101,10 +101,11 @@ static __always_inline int derive_floor(struct capsicum_proc *p,
 		.fcntls = h->fcntls,
 		.nioctls = h->nioctls < 0 ? -1 : 0,
 	};
+	int err;
 
-	e.gen = file_gen_assign(file);
+	e.gen = file_gen_assign(file, p->uid, &err);
 	if (!e.gen)
-		return -ENOMEM;
+		return err;
 	return lsm_status(floor_narrow(p, file, -1, &e));
 }
 

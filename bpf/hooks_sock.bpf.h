@@ -106,6 +106,7 @@ static __always_inline int scm_note_rights(struct capsicum_proc *p,
 
 struct stale_scan {
 	__u64 table_id;
+	__u32 uid;
 	struct file *file;
 };
 
@@ -117,8 +118,8 @@ static long stale_cb(__u64 i, struct stale_scan *s)
 
 	if (!e || e->file != (__u64)s->file || fd_file((int)i) == s->file)
 		return 0;
-	bpf_map_delete_elem(&cap_ioctls, &k);
-	bpf_map_delete_elem(&cap_fds, &k);
+	entry_del(&cap_ioctls, &k, s->uid, QUOTA_IOCTLS);
+	entry_del(&cap_fds, &k, s->uid, QUOTA_ENTRIES);
 	return 0;
 }
 
@@ -132,7 +133,9 @@ static long stale_cb(__u64 i, struct stale_scan *s)
 static __always_inline void drop_stale_entries(struct capsicum_proc *p,
 					       struct file *file)
 {
-	struct stale_scan s = { .table_id = p->table_id, .file = file };
+	struct stale_scan s = { .table_id = p->table_id,
+				.uid = p->uid,
+				.file = file };
 	struct fdtable *fdt;
 	__u32 n = p->fd_bound;
 
@@ -183,6 +186,7 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
 	struct capsicum_fd_rights *in = bpf_map_lookup_elem(&inflight, &key);
 	struct capsicum_fd_rights e;
 	struct capsicum_proc *p;
+	int err;
 
 	if (!in) {
 		p = current_proc();
@@ -198,9 +202,9 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
 	drop_stale_entries(p, file);
 	e = *in;
 	e.file = key;
-	e.gen = file_gen_assign(file);
+	e.gen = file_gen_assign(file, p->uid, &err);
 	if (!e.gen)
-		return -ENOMEM;
+		return err;
 	return lsm_status(floor_narrow(p, file, -1, &e));
 }
 

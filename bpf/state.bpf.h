@@ -21,13 +21,21 @@
 #define ENOMEM 12
 #define EFAULT 14
 #define EINVAL 22
+#define EDQUOT 122
 
-/* Capacity of the tables, shared by every process (doc/design.md). */
+/*
+ * Default capacity of the tables, shared by every process (doc/design.md);
+ * the loader sizes cap_fds, cap_floors, cap_files and cap_ioctls from
+ * capsicumd's options before load.
+ */
 #define CAPSICUM_MAX_FDS	 65536
 #define CAPSICUM_MAX_FLOORS	 65536
 #define CAPSICUM_MAX_FILES	 65536
 #define CAPSICUM_MAX_IOCTL_LISTS 4096
 #define CAPSICUM_MAX_ANSWERS	 16384
+/* Tables shared by CLONE_FILES at once; uids holding entries at once. */
+#define CAPSICUM_MAX_SHARES 32768
+#define CAPSICUM_MAX_UIDS   16384
 /* Longest fd table a limit scans for siblings of the limited file. */
 #define CAPSICUM_SCAN_FDS 65536
 
@@ -77,6 +85,48 @@ struct {
 	__type(key, struct capsicum_fd_key);
 	__type(value, struct capsicum_ioctls);
 } cap_ioctls SEC(".maps");
+
+/*
+ * Per-uid quota (doc/design.md, "Quota"), set by the loader before load:
+ * entries of cap_fds, cap_floors and cap_files together, and ioctl lists,
+ * that the tables of one uid may hold. uid 0 is exempt while root_quota
+ * is < 0.
+ */
+const volatile __s64 uid_quota = 16384;
+const volatile __s64 uid_ioctl_quota = 1024;
+const volatile __s64 root_quota = -1;
+
+/* What each uid holds now; a uid's record stays once made. */
+struct capsicum_usage {
+	__s64 entries; /* in cap_fds, cap_floors and cap_files */
+	__s64 ioctls;  /* lists in cap_ioctls */
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CAPSICUM_MAX_UIDS);
+	__type(key, __u32);
+	__type(value, struct capsicum_usage);
+} cap_usage SEC(".maps");
+/* Stores refused by a quota. */
+__u64 quota_refusals;
+
+/*
+ * A table used by several processes (CLONE_FILES): how many are counted
+ * (CAPSICUM_PROC_SHARE_REF), and the union of their fd_bound, which each
+ * ORs in when it goes; the last one drops the table's entries.
+ */
+struct capsicum_share {
+	__s64 users;
+	__u64 fd_bound;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CAPSICUM_MAX_SHARES);
+	__type(key, __u64);
+	__type(value, struct capsicum_share);
+} cap_shares SEC(".maps");
 
 /* Answers to CAPSICUM_OP_GET, keyed by thread id; readable by anyone. */
 struct {
@@ -272,22 +322,6 @@ static __always_inline __u64 file_gen(struct file *file)
 	return f ? f->gen : 0;
 }
 
-/* The file's generation, assigned on first use. 0 if the map is full. */
-static __always_inline __u64 file_gen_assign(struct file *file)
-{
-	__u64 key = (__u64)file;
-	struct capsicum_file *old = bpf_map_lookup_elem(&cap_files, &key);
-	struct capsicum_file f = { .low = { CAP_ALL0, CAP_ALL1 } };
-
-	if (old)
-		return old->gen;
-	f.gen = __sync_fetch_and_add(&next_gen, 1) + 1;
-	if (bpf_map_update_elem(&cap_files, &key, &f, BPF_NOEXIST))
-		return file_gen(file);
-	__sync_fetch_and_add(&tracked_files, 1);
-	return f.gen;
-}
-
 /*
  * Rights `r` are being stored for a descriptor or floor of the file: low
  * narrows first, so it is never wider than anything stored (atomically:
@@ -423,41 +457,187 @@ static __always_inline bool rights_same(const struct capsicum_fd_rights *a,
 	       a->fcntls == b->fcntls && a->nioctls == b->nioctls;
 }
 
+static __always_inline void report(__u32 hook, __u32 error, int fd, __u64 need0,
+				   __u64 need1, const struct held *h);
+
 /*
- * Writes a floor and records its table as an owner of the file. A floor
- * of an ended generation (the file was freed meanwhile) is stale anyway.
+ * The uid a new table's entries are charged to: the real uid, or inside a
+ * user namespace that a user other than root made (the outermost one),
+ * that user, so the ids mapped there (subordinate uids, newuidmap) share
+ * their creator's quota. Namespaces root made (containers) are charged by
+ * the real uids root gave them.
  */
-static __always_inline int floor_put(__u64 table_id, __u64 file,
+static __always_inline __u32 charge_uid(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct user_namespace *ns = BPF_CORE_READ(t, cred, user_ns);
+	__u32 uid = (__u32)bpf_get_current_uid_gid();
+
+	/* 32 levels of user namespaces at most, plus the initial one. */
+	for (int i = 0; i < 33 && ns; i++) {
+		unsigned int level = BPF_CORE_READ(ns, level);
+
+		if (level == 0)
+			break;
+		if (level == 1) {
+			if (BPF_CORE_READ(ns, owner.val))
+				uid = BPF_CORE_READ(ns, owner.val);
+			break;
+		}
+		ns = BPF_CORE_READ(ns, parent);
+	}
+	return uid;
+}
+
+#define QUOTA_ENTRIES 0 /* cap_fds, cap_floors, cap_files */
+#define QUOTA_IOCTLS  1 /* cap_ioctls */
+
+/* What uid may hold of kind; < 0: not counted (an exempt root). */
+static __always_inline __s64 quota_of(__u32 uid, int kind)
+{
+	if (uid == 0 && root_quota < 0)
+		return -1;
+	if (kind == QUOTA_IOCTLS)
+		return uid_ioctl_quota;
+	return uid == 0 ? root_quota : uid_quota;
+}
+
+/* One more element of kind for uid: 0, or -EDQUOT (with a denial). */
+static __always_inline int quota_charge(__u32 uid, int kind, int fd)
+{
+	struct capsicum_usage *u, zero = {};
+	__s64 limit = quota_of(uid, kind), *n;
+
+	if (limit < 0)
+		return 0;
+	u = bpf_map_lookup_elem(&cap_usage, &uid);
+	if (!u) {
+		bpf_map_update_elem(&cap_usage, &uid, &zero, BPF_NOEXIST);
+		u = bpf_map_lookup_elem(&cap_usage, &uid);
+		if (!u)
+			return -ENOMEM;
+	}
+	n = kind == QUOTA_IOCTLS ? &u->ioctls : &u->entries;
+	/* Atomically: concurrent stores may pass limit only for a moment. */
+	if (__sync_fetch_and_add(n, 1) < limit)
+		return 0;
+	__sync_fetch_and_add(n, -1);
+	__sync_fetch_and_add(&quota_refusals, 1);
+	report(CAPSICUM_HOOK_QUOTA, EDQUOT, fd, 0, 0, NULL);
+	return -EDQUOT;
+}
+
+static __always_inline void quota_uncharge(__u32 uid, int kind)
+{
+	struct capsicum_usage *u;
+
+	if (quota_of(uid, kind) < 0)
+		return;
+	u = bpf_map_lookup_elem(&cap_usage, &uid);
+	if (u)
+		__sync_fetch_and_add(
+			kind == QUOTA_IOCTLS ? &u->ioctls : &u->entries, -1);
+}
+
+/*
+ * Writes key -> val into one of the tables: replacing an element keeps its
+ * charge, a new one is charged to uid first. 0, -EDQUOT or -ENOMEM (full).
+ */
+static __always_inline int entry_put(void *map, const void *key,
+				     const void *val, __u32 uid, int kind,
+				     int fd)
+{
+	int err;
+
+	if (bpf_map_lookup_elem(map, key) &&
+	    !bpf_map_update_elem(map, key, val, BPF_EXIST))
+		return 0;
+	err = quota_charge(uid, kind, fd);
+	if (err)
+		return err;
+	if (!bpf_map_update_elem(map, key, val, BPF_NOEXIST))
+		return 0;
+	quota_uncharge(uid, kind);
+	/* Another thread made it meanwhile (charged), or the map is full. */
+	return bpf_map_update_elem(map, key, val, BPF_EXIST) ? -ENOMEM : 0;
+}
+
+/* Deletes an element of the tables; whoever deleted it uncharges it. */
+static __always_inline void entry_del(void *map, const void *key, __u32 uid,
+				      int kind)
+{
+	if (!bpf_map_delete_elem(map, key))
+		quota_uncharge(uid, kind);
+}
+
+/*
+ * The file's generation, assigned on first use, its record charged to uid
+ * (the table's). 0 if it cannot be, *err then -ENOMEM (full) or -EDQUOT.
+ */
+static __always_inline __u64 file_gen_assign(struct file *file, __u32 uid,
+					     int *err)
+{
+	__u64 key = (__u64)file;
+	struct capsicum_file *old = bpf_map_lookup_elem(&cap_files, &key);
+	struct capsicum_file f = { .low = { CAP_ALL0, CAP_ALL1 }, .uid = uid };
+
+	if (old)
+		return old->gen;
+	*err = quota_charge(uid, QUOTA_ENTRIES, -1);
+	if (*err)
+		return 0;
+	f.gen = __sync_fetch_and_add(&next_gen, 1) + 1;
+	if (bpf_map_update_elem(&cap_files, &key, &f, BPF_NOEXIST)) {
+		/* Made meanwhile by another (charged to it), or full. */
+		quota_uncharge(uid, QUOTA_ENTRIES);
+		f.gen = file_gen(file);
+		*err = f.gen ? 0 : -ENOMEM;
+		return f.gen;
+	}
+	__sync_fetch_and_add(&tracked_files, 1);
+	return f.gen;
+}
+
+/*
+ * Writes a floor (charged to uid, the table's) and records its table as
+ * an owner of the file. A floor of an ended generation (the file was
+ * freed meanwhile) is stale anyway.
+ */
+static __always_inline int floor_put(__u64 table_id, __u32 uid, __u64 file,
 				     const struct capsicum_fd_rights *e)
 {
 	struct capsicum_floor_key fk = { .table_id = table_id, .file = file };
 	struct capsicum_file *f = bpf_map_lookup_elem(&cap_files, &file);
+	int err;
 
 	if (f && f->gen == e->gen)
 		file_low_narrow(f, e->rights);
 	else
 		f = NULL;
-	if (bpf_map_update_elem(&cap_floors, &fk, e, BPF_ANY))
-		return -ENOMEM;
+	err = entry_put(&cap_floors, &fk, e, uid, QUOTA_ENTRIES, -1);
+	if (err)
+		return err;
 	if (!f || f->owners[0] == table_id || f->owners[1] == table_id)
 		return 0;
-	if (!f->owners[0])
-		f->owners[0] = table_id;
-	else if (!f->owners[1])
-		f->owners[1] = table_id;
+	/* The uid goes with the slot: file_free uncharges the floor. */
+	if (!__sync_val_compare_and_swap(&f->owners[0], 0, table_id))
+		f->owner_uids[0] = uid;
+	else if (!__sync_val_compare_and_swap(&f->owners[1], 0, table_id))
+		f->owner_uids[1] = uid;
 	else
 		__sync_fetch_and_add(&floors_unowned, 1);
 	return 0;
 }
 
-/* Table table_id lets go of its floor of file (it exits). */
-static __always_inline void floor_release(__u64 table_id, __u64 file)
+/* Table table_id (charged to uid) lets go of its floor of file (it exits). */
+static __always_inline void floor_release(__u64 table_id, __u32 uid, __u64 file)
 {
 	struct capsicum_floor_key fk = { .table_id = table_id, .file = file };
 	struct capsicum_file *f;
 
 	if (bpf_map_delete_elem(&cap_floors, &fk))
 		return;
+	quota_uncharge(uid, QUOTA_ENTRIES);
 	f = bpf_map_lookup_elem(&cap_files, &file);
 	if (!f)
 		return;
@@ -468,14 +648,15 @@ static __always_inline void floor_release(__u64 table_id, __u64 file)
 }
 
 /* The file is gone: so are the floors of its owners. */
-static __always_inline void floors_drop(__u64 file, const __u64 *owners)
+static __always_inline void floors_drop(__u64 file, const __u64 *owners,
+					const __u32 *uids)
 {
 	struct capsicum_floor_key fk = { .file = file };
 
 	for (int i = 0; i < 2; i++) {
 		fk.table_id = owners[i];
 		if (fk.table_id)
-			bpf_map_delete_elem(&cap_floors, &fk);
+			entry_del(&cap_floors, &fk, uids[i], QUOTA_ENTRIES);
 	}
 }
 
@@ -538,10 +719,10 @@ static __always_inline void fd_forget(struct capsicum_proc *p, int fd)
 	 * (a shared table's lists may come from the other process).
 	 */
 	if (p->flags & (CAPSICUM_PROC_IOCTLS | CAPSICUM_PROC_SHARED_FDS))
-		bpf_map_delete_elem(&cap_ioctls, &k);
+		entry_del(&cap_ioctls, &k, p->uid, QUOTA_IOCTLS);
 	e = bpf_map_lookup_elem(&cap_fds, &k);
 	if (e)
-		bpf_map_delete_elem(&cap_fds, &k);
+		entry_del(&cap_fds, &k, p->uid, QUOTA_ENTRIES);
 }
 
 /*

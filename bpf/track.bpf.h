@@ -16,6 +16,7 @@
 
 #define CLONE_FILES	    0x00000400
 #define CLONE_THREAD	    0x00010000
+#define PF_EXITING	    0x00000004
 #define F_DUPFD		    0
 #define F_DUPFD_CLOEXEC	    1030
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -62,13 +63,15 @@ static __always_inline void fd_copy(struct capsicum_proc *p, int oldfd,
 	}
 	if (e->nioctls > 0) {
 		l = bpf_map_lookup_elem(&cap_ioctls, &ko);
-		if (!l || bpf_map_update_elem(&cap_ioctls, &kn, l, BPF_ANY)) {
+		if (!l || entry_put(&cap_ioctls, &kn, l, p->uid, QUOTA_IOCTLS,
+				    newfd)) {
 			fd_forget(p, newfd);
 			return;
 		}
 	}
-	if (bpf_map_update_elem(&cap_fds, &kn, e, BPF_ANY))
-		fd_forget(p, newfd); /* full table: the floor applies */
+	/* Full table or quota: the floor applies. */
+	if (entry_put(&cap_fds, &kn, e, p->uid, QUOTA_ENTRIES, newfd))
+		fd_forget(p, newfd);
 	else
 		note_fd(p, newfd);
 }
@@ -91,11 +94,12 @@ static __always_inline void fd_derive(struct capsicum_proc *p,
 	struct file *file = fd_file(newfd);
 	struct capsicum_fd_rights e;
 	struct held h = *hp;
+	int err;
 
 	if (!file || !h.limited)
 		return;
 	e.file = (__u64)file;
-	e.gen = file_gen_assign(file);
+	e.gen = file_gen_assign(file, p->uid, &err);
 	e.rights[0] = h.rights[0];
 	e.rights[1] = h.rights[1];
 	e.fcntls = h.fcntls;
@@ -108,7 +112,7 @@ static __always_inline void fd_derive(struct capsicum_proc *p,
 	 */
 	if (!e.gen || floor_narrow(p, file, newfd, &e)) {
 		proc_set_flag(p, CAPSICUM_PROC_LIMITED);
-		if (!e.gen || floor_put(p->table_id, (__u64)file, &e))
+		if (!e.gen || floor_put(p->table_id, p->uid, (__u64)file, &e))
 			fail_closed();
 	}
 }
@@ -254,14 +258,15 @@ static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
 		.file = (__u64)file,
 		.rights = { CAPRIGHT(0, 0), CAPRIGHT(1, 0) },
 	};
+	int err;
 
 	if (!file)
 		return;
-	e.gen = file_gen_assign(file);
+	e.gen = file_gen_assign(file, p->uid, &err);
 	/* A new file: its floor alone says "nothing" (as in fd_derive). */
 	if (!e.gen || floor_narrow(p, file, newfd, &e)) {
 		proc_set_flag(p, CAPSICUM_PROC_LIMITED);
-		if (!e.gen || floor_put(p->table_id, (__u64)file, &e))
+		if (!e.gen || floor_put(p->table_id, p->uid, (__u64)file, &e))
 			fail_closed();
 	}
 }
@@ -431,8 +436,10 @@ int BPF_PROG(capsicum_close_range_exit_ia32, const struct pt_regs *regs,
 struct table_copy {
 	__u64 from;
 	__u64 to;
+	__u32 uid;	   /* what `to` is charged to (`from` when dropping) */
 	struct file **fds; /* the parent's fd array */
 	__s64 error;
+	__u32 at; /* the fd whose copy failed */
 };
 
 static long copy_fd_cb(__u64 i, struct table_copy *c)
@@ -449,22 +456,41 @@ static long copy_fd_cb(__u64 i, struct table_copy *c)
 		return 0;
 	fk.file = (__u64)file;
 	e = bpf_map_lookup_elem(&cap_floors, &fk);
-	if (e && floor_put(c->to, fk.file, e))
-		goto full;
+	c->at = (__u32)i;
+	if (e && (c->error = floor_put(c->to, c->uid, fk.file, e)))
+		return 1;
 	e = bpf_map_lookup_elem(&cap_fds, &k);
 	if (!e)
 		return 0;
 	if (e->nioctls > 0) {
 		l = bpf_map_lookup_elem(&cap_ioctls, &k);
-		if (!l || bpf_map_update_elem(&cap_ioctls, &nk, l, BPF_ANY))
-			goto full;
+		c->error = l ? entry_put(&cap_ioctls, &nk, l, c->uid,
+					 QUOTA_IOCTLS, (int)i)
+			     : -ENOMEM;
+		if (c->error)
+			return 1;
 	}
-	if (bpf_map_update_elem(&cap_fds, &nk, e, BPF_ANY))
-		goto full;
+	c->error = entry_put(&cap_fds, &nk, e, c->uid, QUOTA_ENTRIES, (int)i);
+	return c->error ? 1 : 0;
+}
+
+/*
+ * bpf_loop body: a copy that failed at fd c->at is undone, fd i's entry
+ * and floor, so a refused fork leaves nothing charged behind.
+ */
+static long uncopy_fd_cb(__u64 i, struct table_copy *c)
+{
+	struct capsicum_fd_key k = { .table_id = c->to, .fd = (__s32)i };
+	struct file *file = NULL;
+
+	if (i > c->at)
+		return 1;
+	entry_del(&cap_ioctls, &k, c->uid, QUOTA_IOCTLS);
+	entry_del(&cap_fds, &k, c->uid, QUOTA_ENTRIES);
+	bpf_probe_read_kernel(&file, sizeof(file), &c->fds[i]);
+	if (file)
+		floor_release(c->to, c->uid, (__u64)file);
 	return 0;
-full:
-	c->error = -ENOMEM;
-	return 1;
 }
 
 SEC("lsm/task_alloc")
@@ -487,11 +513,28 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 	/* A child that cannot carry the restrictions must not exist. */
 	if (!child)
 		return -ENOMEM;
-	child->flags = p->flags;
+	child->flags =
+		p->flags & ~(CAPSICUM_PROC_SHARE_REF | CAPSICUM_PROC_DROPPED);
 	__sync_fetch_and_add(&live_tables, 1);
 	if (clone_flags & CLONE_FILES) {
-		/* One fd table, one rights table; never freed by either. */
+		/*
+		 * One fd table, one rights table, dropped by the last of its
+		 * sharers to exit (table_leave). The parent is counted once,
+		 * when the table is first shared; the child once its fork has
+		 * succeeded (sched_process_fork), as a fork failing after this
+		 * hook frees a child that may not look like a leader.
+		 */
+		if (!(p->flags & CAPSICUM_PROC_SHARE_REF)) {
+			struct capsicum_share one = { .users = 1 };
+
+			if (bpf_map_update_elem(&cap_shares, &p->table_id, &one,
+						BPF_NOEXIST) &&
+			    !bpf_map_lookup_elem(&cap_shares, &p->table_id))
+				return -ENOMEM;
+			proc_set_flag(p, CAPSICUM_PROC_SHARE_REF);
+		}
 		child->table_id = p->table_id;
+		child->uid = p->uid;
 		child->flags |= CAPSICUM_PROC_SHARED_FDS;
 		proc_set_flag(p, CAPSICUM_PROC_SHARED_FDS);
 		return 0;
@@ -500,12 +543,14 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 	 * A table of its own: not shared, and limited if the copy may hold
 	 * limits (a shared parent's table may hold its sharer's).
 	 */
-	child->flags = (p->flags & ~CAPSICUM_PROC_SHARED_FDS) |
+	child->flags = (child->flags & ~CAPSICUM_PROC_SHARED_FDS) |
 		       (table_limited(p) ? CAPSICUM_PROC_LIMITED : 0);
 	child->table_id = __sync_fetch_and_add(&next_table_id, 1) + 1;
+	child->uid = charge_uid();
 	child->fd_bound = p->fd_bound;
 	c.from = p->table_id;
 	c.to = child->table_id;
+	c.uid = child->uid;
 	fdt = BPF_CORE_READ(bpf_get_current_task_btf(), files, fdt);
 	max = BPF_CORE_READ(fdt, max_fds);
 	c.fds = BPF_CORE_READ(fdt, fd);
@@ -513,7 +558,9 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 	if (max > CAPSICUM_SCAN_FDS)
 		return table_limited(p) ? -ENOMEM : 0;
 	bpf_loop(max, copy_fd_cb, &c, 0);
-	return c.error;
+	if (c.error)
+		bpf_loop(max, uncopy_fd_cb, &c, 0);
+	return lsm_status(c.error);
 }
 
 /*
@@ -527,6 +574,7 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 struct late_copy {
 	__u64 from;
 	__u64 to;
+	__u32 uid; /* the child's table is charged to */
 	struct file **fds; /* the child's fd array */
 	bool full;
 };
@@ -545,7 +593,7 @@ static long late_floor_cb(__u64 i, struct late_copy *c)
 		return 0;
 	fk.table_id = c->from;
 	e = bpf_map_lookup_elem(&cap_floors, &fk);
-	if (e && floor_put(c->to, fk.file, e)) {
+	if (e && floor_put(c->to, c->uid, fk.file, e)) {
 		c->full = true;
 		return 1;
 	}
@@ -571,6 +619,7 @@ int BPF_PROG(capsicum_task_newtask, struct task_struct *task,
 		return 0;
 	c.from = p->table_id;
 	c.to = child->table_id;
+	c.uid = child->uid;
 	fdt = BPF_CORE_READ(task, files, fdt);
 	max = BPF_CORE_READ(fdt, max_fds);
 	c.fds = BPF_CORE_READ(fdt, fd);
@@ -585,12 +634,12 @@ int BPF_PROG(capsicum_task_newtask, struct task_struct *task,
 }
 
 /* bpf_loop body: drop the entry of fd i (its floors go with the files). */
-static long drop_fd_cb(__u64 i, __u64 *table_id)
+static long drop_fd_cb(__u64 i, struct table_copy *c)
 {
-	struct capsicum_fd_key k = { .table_id = *table_id, .fd = (__s32)i };
+	struct capsicum_fd_key k = { .table_id = c->from, .fd = (__s32)i };
 
-	bpf_map_delete_elem(&cap_ioctls, &k);
-	bpf_map_delete_elem(&cap_fds, &k);
+	entry_del(&cap_ioctls, &k, c->uid, QUOTA_IOCTLS);
+	entry_del(&cap_fds, &k, c->uid, QUOTA_ENTRIES);
 	return 0;
 }
 
@@ -601,48 +650,84 @@ static long release_floor_cb(__u64 i, struct table_copy *c)
 
 	bpf_probe_read_kernel(&file, sizeof(file), &c->fds[i]);
 	if (file)
-		floor_release(c->from, (__u64)file);
+		floor_release(c->from, c->uid, (__u64)file);
 	return 0;
 }
 
 /*
+ * p's process is done with its table, once (DROPPED): a table of its own,
+ * or a shared one whose last counted sharer it is, loses its entries
+ * (below the union of the sharers' fd_bound) and, given the fd array it
+ * still holds, the floors of those files (others go when their file is
+ * freed). A sharer that is not the last only leaves the count.
+ */
+static __always_inline void table_leave(struct capsicum_proc *p,
+					struct file **fds, __u32 nfds)
+{
+	struct table_copy c = { .from = p->table_id,
+				.uid = p->uid,
+				.fds = fds };
+	struct capsicum_share *s;
+	__u32 bound = p->fd_bound;
+
+	if (__sync_fetch_and_or((__u64 *)&p->flags, CAPSICUM_PROC_DROPPED) &
+	    CAPSICUM_PROC_DROPPED)
+		return;
+	if (p->flags & CAPSICUM_PROC_SHARED_FDS) {
+		/* A CLONE_FILES child whose fork failed: never counted. */
+		if (!(p->flags & CAPSICUM_PROC_SHARE_REF))
+			return;
+		s = bpf_map_lookup_elem(&cap_shares, &c.from);
+		if (!s)
+			return;
+		/* Its bound first: the last one out scans for everyone. */
+		__sync_fetch_and_or(&s->fd_bound, (__u64)bound);
+		if (__sync_fetch_and_add(&s->users, -1) != 1)
+			return;
+		bound = (__u32)s->fd_bound;
+		bpf_map_delete_elem(&cap_shares, &c.from);
+	}
+	if (fds)
+		bpf_loop(nfds < CAPSICUM_SCAN_FDS ? nfds : CAPSICUM_SCAN_FDS,
+			 release_floor_cb, &c, 0);
+	bpf_loop(bound < CAPSICUM_SCAN_FDS ? bound : CAPSICUM_SCAN_FDS,
+		 drop_fd_cb, &c, 0);
+}
+
+/*
  * The last thread of a process exits, its fd table still open (the
- * tracepoint runs before exit_files): its floors of the files it holds go
- * now, as the files may live on in other processes (a forked server's
- * children hold its listener). Floors of files it closed earlier go when
- * those files are freed.
+ * tracepoint runs before exit_files): no thread can use the table any
+ * more, so it is left now, not when the task is freed (a grace period
+ * later), and a parent whose wait returned finds its uid's quota back.
+ * The floors of the files it holds go too, as the files may live on in
+ * other processes (a forked server's children hold its listener).
  */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(capsicum_process_exit, struct task_struct *task)
 {
 	struct task_struct *leader = task->group_leader;
-	struct table_copy c = {};
 	struct capsicum_proc *p;
 	struct fdtable *fdt;
-	__u32 max;
 
 	if (!live_tables || !leader->bpf_storage)
 		return 0;
 	p = bpf_task_storage_get(&cap_procs, leader, 0, 0);
-	if (!p || !(p->flags & CAPSICUM_PROC_LIMITED) ||
-	    (p->flags & CAPSICUM_PROC_SHARED_FDS) ||
+	/* A table for capability mode only holds nothing: task_free. */
+	if (!p || !p->table_id || !table_limited(p) ||
 	    BPF_CORE_READ(task, signal, live.counter) != 0)
 		return 0;
 	fdt = BPF_CORE_READ(task, files, fdt);
-	max = BPF_CORE_READ(fdt, max_fds);
-	c.from = p->table_id;
-	c.fds = BPF_CORE_READ(fdt, fd);
-	bpf_loop(max < CAPSICUM_SCAN_FDS ? max : CAPSICUM_SCAN_FDS,
-		 release_floor_cb, &c, 0);
+	table_leave(p, BPF_CORE_READ(fdt, fd), BPF_CORE_READ(fdt, max_fds));
 	return 0;
 }
 
 SEC("lsm/task_free")
 int BPF_PROG(capsicum_task_free, struct task_struct *task)
 {
+	struct file **fds = NULL;
 	struct capsicum_proc *p;
-	__u32 tid;
-	__u64 id;
+	struct fdtable *fdt;
+	__u32 tid, nfds = 0;
 
 	if (answers_used) {
 		tid = task->pid;
@@ -660,24 +745,59 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 			bpf_map_delete_elem(&pd_procs, &tid);
 		}
 	}
-	if (!live_tables)
+	if (!live_tables || !task->bpf_storage)
 		return 0;
 	/*
 	 * Only a process's last leader owns its table: after a non-leader
-	 * execve, the old leader no longer leads and must not drop it.
+	 * execve, the old leader no longer leads and must not drop it. A
+	 * child whose fork failed after task_alloc never ran (it did not
+	 * exit) and may still name its parent's leader: it leaves the table
+	 * task_alloc gave it (a shared one it was never counted in).
 	 */
-	if (task->group_leader != task || !task->bpf_storage)
+	if (task->group_leader != task && (task->flags & PF_EXITING))
 		return 0;
 	p = bpf_task_storage_get(&cap_procs, task, 0, 0);
 	if (!p || !p->table_id)
 		return 0;
 	__sync_fetch_and_add(&live_tables, -1);
-	if (p->flags & CAPSICUM_PROC_SHARED_FDS)
+	/*
+	 * That child is freed by its parent's failing fork: the parent's fd
+	 * table is what task_alloc copied the floors for.
+	 */
+	if (!(task->flags & PF_EXITING)) {
+		fdt = BPF_CORE_READ(bpf_get_current_task_btf(), files, fdt);
+		fds = BPF_CORE_READ(fdt, fd);
+		nfds = BPF_CORE_READ(fdt, max_fds);
+	}
+	/* Left at exit already, unless it never had limits there. */
+	table_leave(p, fds, nfds);
+	return 0;
+}
+
+/*
+ * A fork succeeded (the child has not run yet): a CLONE_FILES child is
+ * counted among its table's sharers now, while its parent, counted
+ * already, keeps the count above zero.
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(capsicum_process_fork, struct task_struct *parent,
+	     struct task_struct *child)
+{
+	struct capsicum_share *s;
+	struct capsicum_proc *c;
+
+	if (!live_tables || !child->bpf_storage || child->group_leader != child)
 		return 0;
-	id = p->table_id;
-	bpf_loop(p->fd_bound < CAPSICUM_SCAN_FDS ? p->fd_bound
-						 : CAPSICUM_SCAN_FDS,
-		 drop_fd_cb, &id, 0);
+	c = bpf_task_storage_get(&cap_procs, child, 0, 0);
+	if (!c ||
+	    (c->flags & (CAPSICUM_PROC_SHARED_FDS | CAPSICUM_PROC_SHARE_REF)) !=
+		    CAPSICUM_PROC_SHARED_FDS)
+		return 0;
+	s = bpf_map_lookup_elem(&cap_shares, &c->table_id);
+	if (!s)
+		return 0;
+	__sync_fetch_and_add(&s->users, 1);
+	proc_set_flag(c, CAPSICUM_PROC_SHARE_REF);
 	return 0;
 }
 
@@ -686,6 +806,7 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 {
 	__u64 key = (__u64)file, owners[2];
 	struct capsicum_file *f;
+	__u32 uids[2], uid;
 
 	pd_file_freed(file);
 	/*
@@ -700,12 +821,16 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 		return 0;
 	owners[0] = f->owners[0];
 	owners[1] = f->owners[1];
+	uids[0] = f->owner_uids[0];
+	uids[1] = f->owner_uids[1];
+	uid = f->uid;
 	if (bpf_map_delete_elem(&cap_files, &key))
 		return 0;
+	quota_uncharge(uid, QUOTA_ENTRIES);
 	__sync_fetch_and_add(&tracked_files, -1);
 	if (bpf_map_lookup_elem(&inflight, &key))
 		bpf_map_delete_elem(&inflight, &key);
-	floors_drop(key, owners);
+	floors_drop(key, owners, uids);
 	return 0;
 }
 
@@ -764,6 +889,7 @@ int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
 		if (!mine->table_id)
 			__sync_fetch_and_add(&live_tables, 1);
 		mine->table_id = p->table_id;
+		mine->uid = p->uid;
 		mine->flags = p->flags;
 		mine->fd_bound = p->fd_bound;
 		pd_exec_carry(task);

@@ -102,13 +102,15 @@ int cmd_status(const struct capctl_args *a)
 			printf("counters: %lld tables live (%llu created), "
 			       "%lld "
 			       "files tracked, %llu denials (%llu dropped), "
-			       "%llu protection refusals\n",
+			       "%llu protection refusals, %llu quota "
+			       "refusals\n",
 			       (long long)c.live_tables,
 			       (unsigned long long)c.tables_created,
 			       (long long)c.tracked_files,
 			       (unsigned long long)c.denials,
 			       (unsigned long long)c.denials_dropped,
-			       (unsigned long long)c.protect_denied);
+			       (unsigned long long)c.protect_denied,
+			       (unsigned long long)c.quota_refusals);
 	} else {
 		json_init(&j, stdout);
 		json_begin_object(&j);
@@ -138,6 +140,7 @@ int cmd_status(const struct capctl_args *a)
 			json_kv_uint(&j, "denials_dropped", c.denials_dropped);
 			json_kv_uint(&j, "protection_refusals",
 				     c.protect_denied);
+			json_kv_uint(&j, "quota_refusals", c.quota_refusals);
 			json_end_object(&j);
 		}
 		json_end_object(&j);

@@ -4,6 +4,7 @@
 #include "audit_line.h"
 
 #include <capsicum/rights_names.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,9 @@ static const char *const hook_names[CAPSICUM_HOOK_MAX] = {
 	[CAPSICUM_HOOK_FILE_OPEN] = "file_open",
 	[CAPSICUM_HOOK_SOCKET] = "socket",
 	[CAPSICUM_HOOK_PATH_NOTIFY] = "path_notify",
+	[CAPSICUM_HOOK_LOOKUP] = "lookup",
+	[CAPSICUM_HOOK_TASK_KILL] = "task_kill",
+	[CAPSICUM_HOOK_QUOTA] = "quota",
 };
 
 const char *audit_hook_name(unsigned int hook)
@@ -39,6 +43,10 @@ const char *audit_error_name(unsigned int error)
 		return "ENOTCAPABLE";
 	case ECAPMODE:
 		return "ECAPMODE";
+	case EDQUOT:
+		return "EDQUOT";
+	case ENOMEM:
+		return "ENOMEM";
 	default:
 		return NULL;
 	}
@@ -158,6 +166,13 @@ int audit_describe(const struct capsicum_denial *d, char *buf, size_t len)
 	char errbuf[16];
 
 	comm_escape(d->comm, comm, sizeof(comm));
+	if (d->hook == CAPSICUM_HOOK_QUOTA)
+		return snprintf(buf, len,
+				"pid %u (%s) fd %d: its uid's quota of table "
+				"entries is used up; syscall %d, hook quota, "
+				"%s",
+				d->pid, comm, d->fd, d->syscall_nr,
+				err ? err : "EDQUOT");
 	missing_rights(d, &m);
 	if (capsicum_rights_format(&m, missing, sizeof(missing)) < 0)
 		snprintf(missing, sizeof(missing), "?");

@@ -52,6 +52,7 @@ struct options {
 	unsigned int rate;
 	bool replace;
 	bool background;
+	struct capsicum_load_opts load; /* used when loading */
 };
 
 /* --background: the write end the parent waits on until we are ready. */
@@ -86,6 +87,19 @@ static void usage(FILE *f)
 		"then,\n"
 		"                     or with the daemon's exit code if it "
 		"fails\n"
+		"Sizes and quota, used when loading (a re-used state keeps "
+		"its own):\n"
+		"  --max-fds N        descriptor entries, all processes "
+		"[65536]\n"
+		"  --max-floors N     file floors (and tracked files) [65536]\n"
+		"  --max-ioctls N     ioctl allowlists [4096]\n"
+		"  --uid-quota N      descriptor entries, floors and files one "
+		"uid may hold\n"
+		"                     [16384]; past it a limit fails with "
+		"EDQUOT\n"
+		"  --uid-ioctl-quota N  ioctl allowlists one uid may hold "
+		"[1024]\n"
+		"  --root-quota N     the same for uid 0 ['none': exempt]\n"
 		"  --help\n"
 		"\nExit: 0 ok, 1 error, 2 usage, 3 kernel cannot run "
 		"Capsicum,\n"
@@ -106,17 +120,62 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "rate", required_argument, NULL, 'r' },
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "background", no_argument, NULL, 'b' },
+		{ "max-fds", required_argument, NULL, 'F' },
+		{ "max-floors", required_argument, NULL, 'O' },
+		{ "max-ioctls", required_argument, NULL, 'I' },
+		{ "uid-quota", required_argument, NULL, 'q' },
+		{ "uid-ioctl-quota", required_argument, NULL, 'Q' },
+		{ "root-quota", required_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	char *end;
 	int c;
 
+	const char *why;
+	int64_t n = 0;
+	int li = 0;
+
 	*o = (struct options){ .audit_path = DEFAULT_AUDIT,
 			       .pidfile = DEFAULT_PIDFILE,
 			       .rate = DEFAULT_RATE };
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	capsicum_load_opts_default(&o->load);
+	while ((c = getopt_long(argc, argv, "", longopts, &li)) != -1) {
+		if (c > 0 && strchr("FOIqQz", c)) {
+			if (c == 'z' && !strcmp(optarg, "none")) {
+				o->load.root_quota = -1;
+				continue;
+			}
+			errno = 0;
+			n = strtoll(optarg, &end, 10);
+			if (errno || *end || end == optarg || n < 1 ||
+			    n > UINT32_MAX) {
+				fprintf(stderr,
+					"capsicumd: bad number '%s' for "
+					"--%s\n",
+					optarg, longopts[li].name);
+				return -1;
+			}
+		}
 		switch (c) {
+		case 'F':
+			o->load.max_fds = (uint32_t)n;
+			break;
+		case 'O':
+			o->load.max_floors = (uint32_t)n;
+			break;
+		case 'I':
+			o->load.max_ioctls = (uint32_t)n;
+			break;
+		case 'q':
+			o->load.uid_quota = n;
+			break;
+		case 'Q':
+			o->load.uid_ioctl_quota = n;
+			break;
+		case 'z':
+			o->load.root_quota = n;
+			break;
 		case 'L':
 			o->action = LOAD_ONLY;
 			break;
@@ -161,6 +220,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -1;
 		}
 	}
+	why = capsicum_load_opts_check(&o->load);
+	if (why) {
+		fprintf(stderr, "capsicumd: %s\n", why);
+		return -1;
+	}
 	return optind == argc ? 0 : -1;
 }
 
@@ -204,7 +268,7 @@ static int ensure_state(const struct options *o)
 	case PINNED_NONE:
 		break;
 	}
-	err = capsicum_load(CAPSICUM_PIN_DIR);
+	err = capsicum_load(CAPSICUM_PIN_DIR, &o->load);
 	if (err < 0) {
 		log_msg(LOG_ERR, "load", "loading failed: %s", strerror(-err));
 		return EXIT_ERROR;

@@ -33,5 +33,6 @@ int counters_read(struct capsicum_counters *c)
 	c->live_tables = v.bss.live_tables;
 	c->tracked_files = v.bss.tracked_files;
 	c->tables_created = v.bss.next_table_id;
+	c->quota_refusals = v.bss.quota_refusals;
 	return 0;
 }

@@ -12,6 +12,7 @@ struct capsicum_counters {
 	int64_t live_tables;	  /* processes with a rights table */
 	int64_t tracked_files;	  /* files with a generation */
 	uint64_t tables_created;  /* table ids handed out since load */
+	uint64_t quota_refusals;  /* stores refused by a uid's quota */
 };
 
 /*

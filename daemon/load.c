@@ -237,11 +237,81 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 	return 0;
 }
 
-int capsicum_load(const char *dir)
+#define DEFAULT_MAX_FDS		65536
+#define DEFAULT_MAX_FLOORS	65536
+#define DEFAULT_MAX_IOCTLS	4096
+#define DEFAULT_UID_QUOTA	16384
+#define DEFAULT_UID_IOCTL_QUOTA 1024
+
+void capsicum_load_opts_default(struct capsicum_load_opts *o)
+{
+	*o = (struct capsicum_load_opts){
+		.max_fds = DEFAULT_MAX_FDS,
+		.max_floors = DEFAULT_MAX_FLOORS,
+		.max_ioctls = DEFAULT_MAX_IOCTLS,
+		.uid_quota = DEFAULT_UID_QUOTA,
+		.uid_ioctl_quota = DEFAULT_UID_IOCTL_QUOTA,
+		.root_quota = -1,
+	};
+}
+
+const char *capsicum_load_opts_check(const struct capsicum_load_opts *o)
+{
+	if (!o->max_fds || !o->max_floors || !o->max_ioctls)
+		return "table sizes must be at least 1";
+	if (o->uid_quota < 1 || o->uid_ioctl_quota < 1 || !o->root_quota)
+		return "quotas must be at least 1";
+	/* A quota that one uid could reach with one map alone is none. */
+	if (o->uid_quota >= (int64_t)o->max_fds ||
+	    o->uid_quota >= (int64_t)o->max_floors)
+		return "--uid-quota must be below --max-fds and --max-floors";
+	if (o->uid_ioctl_quota >= (int64_t)o->max_ioctls)
+		return "--uid-ioctl-quota must be below --max-ioctls";
+	return NULL;
+}
+
+/* Sizes the tables and sets the quota, between open and load. */
+static int apply_opts(struct capsicum_bpf *skel,
+		      const struct capsicum_load_opts *o)
+{
+	const struct {
+		struct bpf_map *map;
+		uint32_t n;
+	} sizes[] = {
+		{ skel->maps.cap_fds, o->max_fds },
+		{ skel->maps.cap_floors, o->max_floors },
+		{ skel->maps.cap_files, o->max_floors },
+		{ skel->maps.cap_ioctls, o->max_ioctls },
+	};
+	const char *why = capsicum_load_opts_check(o);
+	int err;
+
+	if (why) {
+		fprintf(stderr, "capsicum: %s\n", why);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		err = bpf_map__set_max_entries(sizes[i].map, sizes[i].n);
+		if (err)
+			return err;
+	}
+	skel->rodata->uid_quota = o->uid_quota;
+	skel->rodata->uid_ioctl_quota = o->uid_ioctl_quota;
+	skel->rodata->root_quota = o->root_quota;
+	return 0;
+}
+
+int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 {
 	struct capsicum_bpf *skel = NULL;
+	struct capsicum_load_opts defaults;
 	struct btf *btf = NULL;
 	int err, n;
+
+	if (!o) {
+		capsicum_load_opts_default(&defaults);
+		o = &defaults;
+	}
 
 	if (access(CAPSICUM_PIN_ANSWERS, F_OK) == 0 ||
 	    access(CAPSICUM_PIN_VERSION, F_OK) == 0)
@@ -261,6 +331,9 @@ int capsicum_load(const char *dir)
 	n = hook_nparams(btf, "inode_setattr");
 	skel->rodata->setattr_has_idmap = n == 3;
 	skip_absent(skel, btf);
+	err = apply_opts(skel, o);
+	if (err)
+		goto out;
 	err = capsicum_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "capsicum: loading the programs failed: %s\n",

@@ -5,12 +5,35 @@
 #include <stdint.h>
 
 /*
- * Loads the Capsicum BPF programs, attaches them and pins links and maps
- * under pin_dir, so enforcement outlives the loading process. Returns 0,
- * 1 if pin_dir already holds a loaded instance (left untouched), or a
- * negative errno with a message on stderr.
+ * Sizes of the shared tables and the per-uid quota (doc/design.md,
+ * "Quota"; capsicumd's --max-fds and friends). Fixed at load: a state
+ * re-used from its pins keeps the values it was loaded with.
  */
-int capsicum_load(const char *pin_dir);
+struct capsicum_load_opts {
+	uint32_t max_fds;	 /* cap_fds entries */
+	uint32_t max_floors;	 /* cap_floors entries, and cap_files */
+	uint32_t max_ioctls;	 /* cap_ioctls lists */
+	int64_t uid_quota;	 /* fds, floors and files entries per uid */
+	int64_t uid_ioctl_quota; /* ioctl lists per uid */
+	int64_t root_quota;	 /* entries for uid 0; < 0: exempt */
+};
+
+/* The defaults: 65,536 / 65,536 / 4,096; 16,384 and 1,024; root exempt. */
+void capsicum_load_opts_default(struct capsicum_load_opts *o);
+
+/*
+ * A message naming what is wrong with o (a quota of 0 or above what it
+ * bounds, a size of 0), or NULL.
+ */
+const char *capsicum_load_opts_check(const struct capsicum_load_opts *o);
+
+/*
+ * Loads the Capsicum BPF programs, attaches them and pins links and maps
+ * under pin_dir, so enforcement outlives the loading process. o NULL: the
+ * defaults. Returns 0, 1 if pin_dir already holds a loaded instance (left
+ * untouched), or a negative errno with a message on stderr.
+ */
+int capsicum_load(const char *pin_dir, const struct capsicum_load_opts *o);
 
 /*
  * Hash of the BPF object this binary carries, as stamped into the pinned

@@ -17,7 +17,7 @@
 bool fixture_loaded(void)
 {
 	if (access(CAPSICUM_PIN_ANSWERS, F_OK) && selftest_is_root())
-		capsicum_load(CAPSICUM_PIN_DIR);
+		capsicum_load(CAPSICUM_PIN_DIR, NULL);
 	return ASSERT_TRUE(access(CAPSICUM_PIN_ANSWERS, F_OK) == 0,
 			   "capsicum programs loaded");
 }

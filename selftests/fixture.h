@@ -6,6 +6,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* capsicumd's default --uid-quota, which both selftest boots use. */
+#define FIXTURE_UID_QUOTA 16384
+/* A uid nobody else uses in the VM: root runs quota tests as it. */
+#define FIXTURE_QUOTA_UID 2000
+
 /* Root loads the programs on first need; uid 1000 finds them pinned. */
 bool fixture_loaded(void);
 /* Limits fd to every right except the bits of `right` (CAP_* value). */

@@ -25,6 +25,7 @@
 #include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -309,7 +310,8 @@ SELFTEST(daemon_capctl_fds_shows_the_rights_set)
  * at least once: a record the daemon was writing when it was SIGKILLed is
  * delivered again after the restart (doc/daemon.md).
  */
-static int audit_wait(pid_t pid, const char *comm, int count)
+static int audit_wait_for(pid_t pid, const char *comm, const char *also,
+			  int count)
 {
 	char *argv[] = { "capctl", "--json", "audit", "--follow", NULL };
 	char buf[65536], want_pid[32], want_comm[64];
@@ -340,6 +342,7 @@ static int audit_wait(pid_t pid, const char *comm, int count)
 			*nl = '\0'; /* match within this line only */
 			match = strstr(line, want_pid) &&
 				strstr(line, want_comm) &&
+				(!also || strstr(line, also)) &&
 				sscanf(line, "{\"time_ns\":%llu", &t) == 1;
 			if (!match)
 				continue;
@@ -357,6 +360,11 @@ static int audit_wait(pid_t pid, const char *comm, int count)
 	waitpid(follower, NULL, 0);
 	close(out);
 	return seen;
+}
+
+static int audit_wait(pid_t pid, const char *comm, int count)
+{
+	return audit_wait_for(pid, comm, NULL, count);
 }
 
 /* A child named comm is denied one fstat; its pid, or -1. */
@@ -564,7 +572,7 @@ SELFTEST(daemon_refuses_the_state_of_another_build)
 		selftest_skip("needs root");
 	/* The plain boot: whoever comes first loads, as test_rights does. */
 	if (access(CAPSICUM_PIN_VERSION, F_OK))
-		capsicum_load(CAPSICUM_PIN_DIR);
+		capsicum_load(CAPSICUM_PIN_DIR, NULL);
 	fd = obj_get(CAPSICUM_PIN_VERSION, BPF_F_RDONLY);
 	if (!ASSERT_OK(fd, "open the stamp") ||
 	    !ASSERT_OK(libc_ret(bpf_map_lookup_elem(fd, &zero, &v)),
@@ -629,4 +637,40 @@ SELFTEST(capctl_run_capmode_confines_a_program)
 		printf("    output: '%s'\n", out);
 	ASSERT_ERRNO(access("/tmp/capctl-escape", F_OK), ENOENT,
 		     "nothing written outside");
+}
+
+/*
+ * A store refused by a uid's quota is a denial like any other: the audit
+ * log names the quota hook and EDQUOT.
+ */
+SELFTEST(daemon_logs_quota_refusals)
+{
+	pid_t pid;
+
+	need_daemon();
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = { FIXTURE_UID_QUOTA + 1024,
+				     FIXTURE_UID_QUOTA + 1024 };
+		cap_rights_t r;
+		int fd, d;
+
+		if (setrlimit(RLIMIT_NOFILE, &rl) ||
+		    prctl(PR_SET_NAME, "quota_hog") ||
+		    setresgid(FIXTURE_QUOTA_UID, FIXTURE_QUOTA_UID,
+			      FIXTURE_QUOTA_UID) ||
+		    setresuid(FIXTURE_QUOTA_UID, FIXTURE_QUOTA_UID,
+			      FIXTURE_QUOTA_UID))
+			_exit(2);
+		cap_rights_init(&r, CAP_READ);
+		d = fd = open("/dev/null", O_RDONLY);
+		while (d >= 0 && !cap_rights_limit(d, &r))
+			d = dup(fd);
+		_exit(d >= 0 && errno == EDQUOT ? 0 : 1);
+	}
+	if (!ASSERT_EQ(selftest_wait(pid), 0, "a limit past the quota"))
+		return;
+	ASSERT_EQ(audit_wait_for(pid, "quota_hog",
+				 "\"hook\":\"quota\",\"error\":\"EDQUOT\"", 1),
+		  1, "the refusal in the audit log");
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Rights and descriptor formatting, and the audit line both tools share. */
+#include <errno.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -100,6 +101,28 @@ Test(audit_line, describe_names_the_missing_right)
 			      "ENOTCAPABLE");
 	cr_expect_str_eq(audit_hook_name(999), "?");
 	cr_expect_null(audit_error_name(1));
+}
+
+Test(audit_line, every_hook_has_a_name)
+{
+	for (unsigned int h = 1; h < CAPSICUM_HOOK_MAX; h++)
+		cr_expect_str_neq(audit_hook_name(h), "?", "hook %u", h);
+	cr_expect_str_eq(audit_hook_name(CAPSICUM_HOOK_QUOTA), "quota");
+}
+
+Test(audit_line, describe_names_a_quota_refusal)
+{
+	struct capsicum_denial d = sample();
+	char buf[1024];
+
+	memcpy(d.comm, "demo\0\0\0\0\0", 9);
+	d.hook = CAPSICUM_HOOK_QUOTA;
+	d.error = EDQUOT;
+	audit_describe(&d, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "pid 42 (demo) fd 1: its uid's quota of table "
+			      "entries is used up; syscall 5, hook quota, "
+			      "EDQUOT");
+	cr_expect_str_eq(audit_error_name(EDQUOT), "EDQUOT");
 }
 
 Test(ratelimit, burst_then_summary)

@@ -296,6 +296,14 @@ struct capsicum_proc {
 	__u64 table_id;
 	__u32 flags;	/* CAPSICUM_PROC_* */
 	__u32 fd_bound; /* every fd with an entry is below this */
+	/*
+	 * Who the table's entries are charged to (doc/design.md, "Quota"):
+	 * the real uid of the process that made the table, or, inside a
+	 * user namespace a user other than root made, that user (of the
+	 * outermost one). Every process using the table has the same.
+	 */
+	__u32 uid;
+	__u32 reserved;
 };
 #define CAPSICUM_PROC_CAPMODE	 (1U << 0)
 #define CAPSICUM_PROC_SHARED_FDS (1U << 1) /* fd table shared (CLONE_FILES) */
@@ -306,10 +314,18 @@ struct capsicum_proc {
 /* Some descriptor of this table was ever given an ioctl list. */
 #define CAPSICUM_PROC_IOCTLS (1U << 4)
 /*
+ * With SHARED_FDS: this process is counted among the table's sharers
+ * (the last one to exit drops the table's entries). A CLONE_FILES child
+ * is counted once its fork has succeeded.
+ */
+#define CAPSICUM_PROC_SHARE_REF (1U << 5)
+/* Its entries were dropped when its last thread exited. */
+#define CAPSICUM_PROC_DROPPED (1U << 6)
+/*
  * The copy of the parent's table at fork could not be completed: a
  * limited file this table has no floor of holds its low (state.bpf.h).
  */
-#define CAPSICUM_PROC_INCOMPLETE (1U << 5)
+#define CAPSICUM_PROC_INCOMPLETE (1U << 7)
 
 /* Per-descriptor rights: key (table, fd). */
 struct capsicum_fd_key {
@@ -343,6 +359,9 @@ struct capsicum_file {
 	__u64 gen;
 	__u64 low[2];
 	__u64 owners[2];
+	__u32 owner_uids[2]; /* the uid each owner's floor is charged to */
+	__u32 uid;	     /* the uid this record is charged to */
+	__u32 reserved;
 };
 
 /*
@@ -378,6 +397,7 @@ enum capsicum_hook {
 	CAPSICUM_HOOK_PATH_NOTIFY,
 	CAPSICUM_HOOK_LOOKUP,	 /* *at() lookups through a dirfd */
 	CAPSICUM_HOOK_TASK_KILL, /* signals, process descriptors */
+	CAPSICUM_HOOK_QUOTA,	 /* a uid's share of the tables is used up */
 	CAPSICUM_HOOK_MAX,
 };
 
@@ -389,7 +409,7 @@ struct capsicum_denial {
 	__s32 fd;
 	__s32 syscall_nr;
 	__u32 hook;  /* CAPSICUM_HOOK_* */
-	__u32 error; /* ENOTCAPABLE or ECAPMODE */
+	__u32 error; /* ENOTCAPABLE, ECAPMODE; EDQUOT, ENOMEM: no room */
 	__u64 needed[2];
 	__u64 held[2];
 	char comm[16];
