@@ -705,3 +705,43 @@ SELFTEST(capctl_run_capmode_confines_a_program)
 	ASSERT_ERRNO(access("/tmp/capctl-escape", F_OK), ENOENT,
 		     "nothing written outside");
 }
+
+/* capctl run: --allow-dir of a procfs directory is refused, by file system. */
+static int run_allow_dir(const char *dir, bool override, char *out, size_t len)
+{
+	char *plain[] = { "capctl",    "run", "--allow-dir",
+			  (char *)dir, "--",  "/bin/busybox",
+			  "echo",      "ran", NULL };
+	char *forced[] = { "capctl",	"run", "--allow-procfs", "--allow-dir",
+			   (char *)dir, "--",  "/bin/busybox",	 "echo",
+			   "ran",	NULL };
+
+	return capture(override ? forced : plain, out, len);
+}
+
+SELFTEST(capctl_run_refuses_a_procfs_directory)
+{
+	const char *bind = "/tmp/capctl-procfs";
+	char out[64];
+
+	ASSERT_EQ(run_allow_dir("/proc", false, out, sizeof(out)),
+		  1 /* error */, "--allow-dir /proc is refused");
+	ASSERT_TRUE(!strcmp(out, ""), "the command did not run");
+	ASSERT_EQ(run_allow_dir("/proc/self", false, out, sizeof(out)),
+		  1 /* error */, "--allow-dir /proc/self is refused");
+	ASSERT_EQ(run_allow_dir("/proc", true, out, sizeof(out)), 0,
+		  "--allow-procfs passes it");
+	ASSERT_TRUE(!strcmp(out, "ran\n"), "the command ran");
+	ASSERT_EQ(run_allow_dir("/tmp", false, out, sizeof(out)), 0,
+		  "another directory passes");
+	if (!selftest_is_root())
+		return;
+	if (!ASSERT_OK(mkdir(bind, 0755), "mkdir") ||
+	    !ASSERT_OK(mount("/proc", bind, NULL, MS_BIND, NULL),
+		       "bind-mount /proc"))
+		return;
+	ASSERT_EQ(run_allow_dir(bind, false, out, sizeof(out)), 1 /* error */,
+		  "a bind mount of /proc is refused");
+	umount(bind);
+	rmdir(bind);
+}
