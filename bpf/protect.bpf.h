@@ -25,7 +25,7 @@
 #define EPERM	    1
 #define FMODE_WRITE 0x2
 
-/* mount(2) flags that change a mount in place, adding none on top. */
+/* mount(2) flags: a move, and those that change a mount in place. */
 #define MS_REMOUNT    32
 #define MS_MOVE	      8192
 #define MS_UNBINDABLE (1 << 17)
@@ -33,7 +33,7 @@
 #define MS_SLAVE      (1 << 19)
 #define MS_SHARED     (1 << 20)
 
-/* Directories from the pin directory up to /, the loader's is enough. */
+/* Directories from the pin directory up to / (five for the default). */
 #define PROTECT_PATH_MAX 8
 
 struct {
