@@ -7,7 +7,12 @@
  *   - get an fd of one of our programs or links,
  *   - detach or update one of our links,
  *   - unlink or rename a pin under the pin directory, or unmount the
- *     bpffs instance that holds it (either would drop the links).
+ *     bpffs instance that holds it (either would drop the links),
+ *   - rename, replace or remove a directory on the pin path (the pin
+ *     directory and each of its ancestors up to /: cap_enter() finds the
+ *     pins by that path, and a forged answers map could be planted in its
+ *     place), and, in the loader's mount namespace, mount onto one of those
+ *     directories, move or unmount a mount rooted at one, or pivot_root.
  * Which objects are ours is the cap_protected set the loader fills with
  * their ids; the version stamp of the state lives beside it.
  */
@@ -19,6 +24,17 @@
 
 #define EPERM	    1
 #define FMODE_WRITE 0x2
+
+/* mount(2) flags: a move, and those that change a mount in place. */
+#define MS_REMOUNT    32
+#define MS_MOVE	      8192
+#define MS_UNBINDABLE (1 << 17)
+#define MS_PRIVATE    (1 << 18)
+#define MS_SLAVE      (1 << 19)
+#define MS_SHARED     (1 << 20)
+
+/* Directories from the pin directory up to / (five for the default). */
+#define PROTECT_PATH_MAX 8
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -40,6 +56,11 @@ __u64 protect_exe_ino;
 __u32 protect_exe_dev;
 __u64 protect_dir_ino;
 __u32 protect_dir_dev;
+/* The pin path, [0] the pin directory itself; the loader's mount ns. */
+__u64 protect_path_ino[PROTECT_PATH_MAX];
+__u32 protect_path_dev[PROTECT_PATH_MAX];
+__u32 protect_path_len;
+__u32 protect_mnt_ns;
 __u64 protect_denied;
 
 static __always_inline bool is_protected(__u32 kind, __u32 id)
@@ -135,27 +156,124 @@ static __always_inline bool is_pin_dir(struct inode *dir)
 	       BPF_CORE_READ(dir, i_sb, s_dev) == protect_dir_dev;
 }
 
+/* Is inode one of the directories on the pin path? */
+static __always_inline bool on_pin_path(struct inode *inode)
+{
+	__u64 ino;
+	__u32 dev;
+
+	if (!protect_on || !inode)
+		return false;
+	ino = BPF_CORE_READ(inode, i_ino);
+	dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	for (__u32 i = 0; i < PROTECT_PATH_MAX; i++)
+		if (i < protect_path_len && protect_path_ino[i] == ino &&
+		    protect_path_dev[i] == dev)
+			return true;
+	return false;
+}
+
+static __always_inline bool dentry_on_pin_path(struct dentry *d)
+{
+	return d && on_pin_path(BPF_CORE_READ(d, d_inode));
+}
+
+/*
+ * Mounts change what a path names only in their own namespace: other
+ * namespaces (containers, systemd's ProtectSystem=) keep their freedom.
+ */
+static __always_inline bool in_loader_mnt_ns(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum) == protect_mnt_ns;
+}
+
+static __always_inline bool path_on_pin_path(const struct path *path)
+{
+	return path && dentry_on_pin_path(BPF_CORE_READ(path, dentry));
+}
+
 SEC("lsm/inode_unlink")
 int BPF_PROG(capsicum_protect_unlink, struct inode *dir, struct dentry *dentry)
 {
-	return is_pin_dir(dir) ? protect_verdict() : 0;
+	return is_pin_dir(dir) || dentry_on_pin_path(dentry) ? protect_verdict()
+							     : 0;
 }
 
+SEC("lsm/inode_rmdir")
+int BPF_PROG(capsicum_protect_rmdir, struct inode *dir, struct dentry *dentry)
+{
+	return dentry_on_pin_path(dentry) ? protect_verdict() : 0;
+}
+
+/*
+ * Either end: a pin, a directory of the pin path moved away, or another
+ * directory renamed over one of them (RENAME_EXCHANGE swaps non-empty
+ * directories; the kernel calls this hook for both directions then).
+ */
 SEC("lsm/inode_rename")
 int BPF_PROG(capsicum_protect_rename, struct inode *old_dir,
 	     struct dentry *old_dentry, struct inode *new_dir,
 	     struct dentry *new_dentry)
 {
-	return is_pin_dir(old_dir) || is_pin_dir(new_dir) ? protect_verdict()
-							  : 0;
+	if (is_pin_dir(old_dir) || is_pin_dir(new_dir) ||
+	    dentry_on_pin_path(old_dentry) || dentry_on_pin_path(new_dentry))
+		return protect_verdict();
+	return 0;
 }
 
 SEC("lsm/sb_umount")
 int BPF_PROG(capsicum_protect_umount, struct vfsmount *mnt, int flags)
 {
-	if (!protect_on || BPF_CORE_READ(mnt, mnt_sb, s_dev) != protect_dir_dev)
+	if (!protect_on)
 		return 0;
-	return protect_verdict();
+	if (BPF_CORE_READ(mnt, mnt_sb, s_dev) == protect_dir_dev ||
+	    (dentry_on_pin_path(BPF_CORE_READ(mnt, mnt_root)) &&
+	     in_loader_mnt_ns()))
+		return protect_verdict();
+	return 0;
+}
+
+/*
+ * A new mount, bind or move onto the pin path would hide the pins behind
+ * another tree. Remounts and propagation changes leave the tree as it is.
+ * mount(2)'s MS_MOVE names its source by a string only, which no hook
+ * resolves (lsm/move_mount is called by move_mount(2) alone, on 6.1 and
+ * 6.12): it could move the pins' bpffs away, so the loader's namespace
+ * refuses every MS_MOVE; move_mount(2) is checked exactly instead.
+ */
+SEC("lsm/sb_mount")
+int BPF_PROG(capsicum_protect_mount, const char *dev_name,
+	     const struct path *path, const char *type, unsigned long flags,
+	     void *data)
+{
+	if (!protect_on || (flags & (MS_REMOUNT | MS_UNBINDABLE | MS_PRIVATE |
+				     MS_SLAVE | MS_SHARED)))
+		return 0;
+	if ((flags & MS_MOVE || path_on_pin_path(path)) && in_loader_mnt_ns())
+		return protect_verdict();
+	return 0;
+}
+
+SEC("lsm/move_mount")
+int BPF_PROG(capsicum_protect_move_mount, const struct path *from_path,
+	     const struct path *to_path)
+{
+	if ((path_on_pin_path(from_path) || path_on_pin_path(to_path)) &&
+	    in_loader_mnt_ns())
+		return protect_verdict();
+	return 0;
+}
+
+/* pivot_root moves every process of the namespace to another tree. */
+SEC("lsm/sb_pivotroot")
+int BPF_PROG(capsicum_protect_pivotroot, const struct path *old_path,
+	     const struct path *new_path)
+{
+	if (protect_on && in_loader_mnt_ns())
+		return protect_verdict();
+	return 0;
 }
 
 #endif

@@ -5,6 +5,7 @@
 #include <capsicum/rights_names.h>
 #include <errno.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,27 @@ int parse_allow_dir(const char *s, struct allow_dir *d)
 	return 0;
 }
 
+int allow_dir_fs_check(const char *path, long f_type, bool allow_procfs,
+		       char *msg, size_t len)
+{
+	if (f_type != PROC_SUPER_MAGIC)
+		return 0;
+	if (!allow_procfs) {
+		snprintf(msg, len,
+			 "--allow-dir %s is on procfs: a descriptor of it "
+			 "reaches other processes' mem and environ, in "
+			 "capability mode too; refused (--allow-procfs "
+			 "passes it anyway)",
+			 path);
+		return -1;
+	}
+	snprintf(msg, len,
+		 "warning: --allow-dir %s is on procfs: the command can read "
+		 "other processes' mem and environ through it (--allow-procfs)",
+		 path);
+	return 1;
+}
+
 static const struct {
 	const char *name;
 	enum capctl_cmd cmd;
@@ -105,6 +127,10 @@ static int parse_run(int argc, char **argv, int i, struct capctl_args *a,
 		}
 		if (!strcmp(arg, "--json")) {
 			a->json = true;
+			continue;
+		}
+		if (!strcmp(arg, "--allow-procfs")) {
+			r->allow_procfs = true;
 			continue;
 		}
 		if (!strcmp(arg, "--limit") || !strcmp(arg, "--allow-dir")) {

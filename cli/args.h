@@ -53,7 +53,8 @@ struct run_opts {
 	struct allow_dir dirs[CAPCTL_MAX_DIRS];
 	int ndirs;
 	bool capmode;
-	char **argv; /* the command, NULL-terminated */
+	bool allow_procfs; /* --allow-procfs: --allow-dir may name procfs */
+	char **argv;	   /* the command, NULL-terminated */
 };
 
 struct capctl_args {
@@ -82,6 +83,14 @@ int parse_limit(const char *s, struct fd_limit *l);
  * only if it parses as rights; otherwise the whole argument is the path.
  */
 int parse_allow_dir(const char *s, struct allow_dir *d);
+/*
+ * Whether an opened --allow-dir directory on a file system of type f_type
+ * (statfs) may be passed. A procfs directory reaches other processes' mem
+ * and environ, from capability mode too: refused (-1, the reason in msg)
+ * unless allow_procfs, then passed with a warning in msg (1). Else 0.
+ */
+int allow_dir_fs_check(const char *path, long f_type, bool allow_procfs,
+		       char *msg, size_t len);
 /* A pid: decimal, > 0. 0 or -1. */
 int parse_pid(const char *s, pid_t *pid);
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capsicum.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -57,9 +58,24 @@ static int open_dirs(const struct run_opts *r)
 		int fd = open(r->dirs[i].path,
 			      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-		if (fd < 0) {
+		struct statfs fs;
+		char msg[512];
+		int verdict = 0;
+
+		if (fd < 0 || fstatfs(fd, &fs)) {
 			fprintf(stderr, "capctl: run: --allow-dir %s: %s\n",
 				r->dirs[i].path, strerror(errno));
+			verdict = -1;
+		} else {
+			verdict = allow_dir_fs_check(
+				r->dirs[i].path, (long)fs.f_type,
+				r->allow_procfs, msg, sizeof(msg));
+			if (verdict)
+				fprintf(stderr, "capctl: run: %s\n", msg);
+		}
+		if (verdict < 0) {
+			if (fd >= 0)
+				close(fd);
 			fclose(m);
 			free(list);
 			return -1;

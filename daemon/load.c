@@ -16,6 +16,7 @@
 #include <capsicum/abi.h>
 #include <capsicum/pins.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -110,6 +111,40 @@ static int protect_id(struct capsicum_bpf *skel, uint32_t kind, int fd)
 }
 
 /*
+ * The pin path for bpf/protect.bpf.h: dir (absolute) and each ancestor up
+ * to /, by device and inode, and the mount namespace they are seen in.
+ */
+static int protect_path(struct capsicum_bpf *skel, const char *dir)
+{
+	const size_t max = sizeof(skel->bss->protect_path_ino) /
+			   sizeof(skel->bss->protect_path_ino[0]);
+	char path[PATH_MAX];
+	struct stat st;
+	size_t n = 0;
+	char *slash;
+
+	if (dir[0] != '/' || strlen(dir) >= sizeof(path) ||
+	    stat("/proc/self/ns/mnt", &st))
+		return dir[0] != '/' ? -EINVAL : -errno;
+	skel->bss->protect_mnt_ns = (__u32)st.st_ino;
+	strcpy(path, dir);
+	for (;;) {
+		if (n == max)
+			return -ENAMETOOLONG;
+		if (stat(path[0] ? path : "/", &st))
+			return -errno;
+		skel->bss->protect_path_ino[n] = st.st_ino;
+		skel->bss->protect_path_dev[n++] = kernel_dev(st.st_dev);
+		if (!path[0])
+			break;
+		slash = strrchr(path, '/');
+		*slash = '\0';
+	}
+	skel->bss->protect_path_len = (__u32)n;
+	return 0;
+}
+
+/*
  * Arms the protection hooks before attach: which maps and programs are
  * ours, which binary and pin directory are trusted, and the version stamp.
  */
@@ -138,6 +173,9 @@ static int protect_arm(struct capsicum_bpf *skel, const char *dir)
 	skel->bss->protect_exe_dev = v.exe_dev;
 	skel->bss->protect_dir_ino = pins.st_ino;
 	skel->bss->protect_dir_dev = kernel_dev(pins.st_dev);
+	err = protect_path(skel, dir);
+	if (err)
+		return err;
 	bpf_object__for_each_map(map, skel->obj)
 	{
 		err = protect_id(skel, CAPSICUM_PROTECT_MAP, bpf_map__fd(map));

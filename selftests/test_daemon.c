@@ -4,7 +4,8 @@
  * script started capsicumd before the tests): capctl fds shows exactly the
  * rights capctl run set, capctl audit shows a denial, a SIGKILLed and
  * restarted daemon loses no restriction and no denial, and a root process
- * that is not capsicumd cannot write, detach or unpin our BPF objects.
+ * that is not capsicumd cannot write, detach or unpin our BPF objects, nor
+ * move, replace or hide the pin directory.
  * Without a running capsicumd (the plain boot) every test skips.
  * Synchronisation is by pipes and pidfds only; waits are bounded by poll.
  */
@@ -18,6 +19,7 @@
 #include <capsicum/pins.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -554,6 +556,79 @@ SELFTEST(daemon_protects_its_objects_from_other_root)
 }
 
 /*
+ * The pin directory is found by its path: root may not rename it, rename
+ * another directory over it or swap the two, remove it, mount over it or
+ * over one of its ancestors, move or lazily unmount a mount on the way, or
+ * pivot_root, in this mount namespace. A private namespace keeps its
+ * freedom.
+ */
+SELFTEST(daemon_protects_the_pin_directory)
+{
+	const char *forged = "/sys/fs/bpf/forged", *moved = "/tmp/pins-moved";
+	cap_rights_t rights;
+	pid_t child;
+	int fd;
+
+	need_daemon();
+	if (!ASSERT_OK(mkdir(forged, 0755), "mkdir another bpffs directory") ||
+	    !ASSERT_OK(mkdir(moved, 0755), "mkdir a mount point"))
+		return;
+	ASSERT_ERRNO(rename(CAPSICUM_PIN_DIR, "/sys/fs/bpf/moved"), EPERM,
+		     "rename the pin directory");
+	ASSERT_ERRNO(rename(forged, CAPSICUM_PIN_DIR), EPERM,
+		     "rename another directory over it");
+	ASSERT_ERRNO(renameat2(AT_FDCWD, forged, AT_FDCWD, CAPSICUM_PIN_DIR,
+			       RENAME_EXCHANGE),
+		     EPERM, "exchange another directory with it");
+	ASSERT_ERRNO(rmdir(CAPSICUM_PIN_DIR), EPERM, "rmdir it");
+	ASSERT_ERRNO(mount("none", CAPSICUM_PIN_DIR, "tmpfs", 0, NULL), EPERM,
+		     "mount over it");
+	ASSERT_ERRNO(mount("none", "/sys/fs/bpf", "bpf", 0, NULL), EPERM,
+		     "mount over its bpffs");
+	ASSERT_ERRNO(mount("none", "/sys/fs", "tmpfs", 0, NULL), EPERM,
+		     "mount over an ancestor");
+	ASSERT_ERRNO(mount("/sys/fs/bpf", "/sys/fs", NULL, MS_BIND, NULL),
+		     EPERM, "bind over an ancestor");
+	ASSERT_ERRNO(syscall(SYS_move_mount, AT_FDCWD, "/sys/fs/bpf", AT_FDCWD,
+			     moved, 0),
+		     EPERM, "move_mount its bpffs away");
+	ASSERT_ERRNO(mount("/sys/fs/bpf", moved, NULL, MS_MOVE, NULL), EPERM,
+		     "mount --move its bpffs away");
+	ASSERT_ERRNO(umount2("/sys", MNT_DETACH), EPERM,
+		     "lazily unmount an ancestor mount");
+	ASSERT_ERRNO(syscall(SYS_pivot_root, "/tmp", "/tmp"), EPERM,
+		     "pivot_root");
+	ASSERT_OK(rmdir(forged), "rmdir the other directory");
+	rmdir(moved);
+	ASSERT_OK(access(CAPSICUM_PIN_ANSWERS, F_OK), "answers still pinned");
+
+	child = fork();
+	if (child == 0) {
+		bool ok = !unshare(CLONE_NEWNS) &&
+			  !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) &&
+			  !mount("none", CAPSICUM_PIN_DIR, "tmpfs", 0, NULL);
+
+		_exit(ok ? 0 : 1);
+	}
+	ASSERT_EQ(selftest_wait(child), 0,
+		  "a private mount namespace may mount over it");
+
+	/* The pins still work: a limit holds and cap_rights_get reads it. */
+	fd = scratch_file();
+	if (!ASSERT_OK(fd, "scratch file"))
+		return;
+	cap_rights_init(&rights, CAP_READ);
+	ASSERT_OK(cap_rights_limit(fd, &rights), "limit to CAP_READ");
+	ASSERT_ERRNO(write(fd, "x", 1), ENOTCAPABLE, "write is refused");
+	cap_rights_clear(&rights, CAP_READ);
+	ASSERT_OK(cap_rights_get(fd, &rights), "cap_rights_get");
+	ASSERT_TRUE(cap_rights_is_set(&rights, CAP_READ) &&
+			    !cap_rights_is_set(&rights, CAP_WRITE),
+		    "the limit reads back");
+	close(fd);
+}
+
+/*
  * In the plain boot this binary loaded Capsicum, so it is the trusted one
  * and may rewrite the stamp: capsicumd must then refuse the state as
  * another build's (exit 4), not re-use it.
@@ -673,4 +748,44 @@ SELFTEST(daemon_logs_quota_refusals)
 	ASSERT_EQ(audit_wait_for(pid, "quota_hog",
 				 "\"hook\":\"quota\",\"error\":\"EDQUOT\"", 1),
 		  1, "the refusal in the audit log");
+}
+
+/* capctl run: --allow-dir of a procfs directory is refused, by file system. */
+static int run_allow_dir(const char *dir, bool override, char *out, size_t len)
+{
+	char *plain[] = { "capctl",    "run", "--allow-dir",
+			  (char *)dir, "--",  "/bin/busybox",
+			  "echo",      "ran", NULL };
+	char *forced[] = { "capctl",	"run", "--allow-procfs", "--allow-dir",
+			   (char *)dir, "--",  "/bin/busybox",	 "echo",
+			   "ran",	NULL };
+
+	return capture(override ? forced : plain, out, len);
+}
+
+SELFTEST(capctl_run_refuses_a_procfs_directory)
+{
+	const char *bind = "/tmp/capctl-procfs";
+	char out[64];
+
+	ASSERT_EQ(run_allow_dir("/proc", false, out, sizeof(out)),
+		  1 /* error */, "--allow-dir /proc is refused");
+	ASSERT_TRUE(!strcmp(out, ""), "the command did not run");
+	ASSERT_EQ(run_allow_dir("/proc/self", false, out, sizeof(out)),
+		  1 /* error */, "--allow-dir /proc/self is refused");
+	ASSERT_EQ(run_allow_dir("/proc", true, out, sizeof(out)), 0,
+		  "--allow-procfs passes it");
+	ASSERT_TRUE(!strcmp(out, "ran\n"), "the command ran");
+	ASSERT_EQ(run_allow_dir("/tmp", false, out, sizeof(out)), 0,
+		  "another directory passes");
+	if (!selftest_is_root())
+		return;
+	if (!ASSERT_OK(mkdir(bind, 0755), "mkdir") ||
+	    !ASSERT_OK(mount("/proc", bind, NULL, MS_BIND, NULL),
+		       "bind-mount /proc"))
+		return;
+	ASSERT_EQ(run_allow_dir(bind, false, out, sizeof(out)), 1 /* error */,
+		  "a bind mount of /proc is refused");
+	umount(bind);
+	rmdir(bind);
 }

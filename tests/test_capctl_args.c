@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capctl's command line: commands, options, --limit and --allow-dir. */
 #include <string.h>
+#include <linux/magic.h>
 
 #include <criterion/criterion.h>
 
@@ -93,6 +94,42 @@ Test(capctl_args, run_options_and_command)
 	cr_assert_eq(PARSE(&a, err, "capctl", "run", "true", "--limit"), 0);
 	cr_expect_str_eq(a.run.argv[0], "true");
 	cr_expect_str_eq(a.run.argv[1], "--limit");
+}
+
+Test(capctl_args, allow_procfs_option)
+{
+	struct capctl_args a;
+	char err[256];
+
+	cr_assert_eq(PARSE(&a, err, "capctl", "run", "--allow-dir", "/proc",
+			   "--", "true"),
+		     0, "%s", err);
+	cr_expect_not(a.run.allow_procfs);
+	cr_assert_eq(PARSE(&a, err, "capctl", "run", "--allow-procfs",
+			   "--allow-dir", "/proc", "--", "true"),
+		     0, "%s", err);
+	cr_expect(a.run.allow_procfs);
+}
+
+/* A procfs directory (statfs f_type) is refused unless --allow-procfs. */
+Test(capctl_args, allow_dir_on_procfs)
+{
+	char msg[512] = "";
+
+	cr_expect_eq(allow_dir_fs_check("/tmp", TMPFS_MAGIC, false, msg,
+					sizeof(msg)),
+		     0);
+	cr_expect_str_empty(msg);
+	cr_expect_eq(allow_dir_fs_check("/proc/self", PROC_SUPER_MAGIC, false,
+					msg, sizeof(msg)),
+		     -1);
+	cr_expect(strstr(msg, "/proc/self") && strstr(msg, "refused") &&
+			  strstr(msg, "--allow-procfs"),
+		  "%s", msg);
+	cr_expect_eq(allow_dir_fs_check("/proc", PROC_SUPER_MAGIC, true, msg,
+					sizeof(msg)),
+		     1);
+	cr_expect(!strncmp(msg, "warning: ", 9), "%s", msg);
 }
 
 Test(capctl_args, limit_parser)
