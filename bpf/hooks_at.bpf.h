@@ -20,6 +20,7 @@
 
 #define FMODE_READ  0x1
 #define FMODE_WRITE 0x2
+#define PIDFS_MAGIC 0x50494446
 
 static __always_inline int deny(__u32 error, int fd, __u64 need,
 				const struct held *h)
@@ -188,6 +189,14 @@ static __noinline int file_open_check(struct file *file)
 		 */
 		if (in_capmode(p) && exec_state_of())
 			return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);
+		return 0;
+	} else if ((nr == NR_clone || nr == NR_clone3) &&
+		   file->f_path.mnt->mnt_sb->s_magic == PIDFS_MAGIC) {
+		/*
+		 * CLONE_PIDFD: since 6.9 the kernel opens the new child's
+		 * pidfd on pidfs through dentry_open. No name is looked up;
+		 * this is pdfork's process descriptor.
+		 */
 		return 0;
 	} else {
 		return other_lookup(p, nr, CAPSICUM_HOOK_FILE_OPEN);

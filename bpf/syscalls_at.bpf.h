@@ -13,6 +13,7 @@
 #define NR_open		     2
 #define NR_stat		     4
 #define NR_lstat	     6
+#define NR_clone	     56
 #define NR_execve	     59
 #define NR_kill		     62
 #define NR_rename	     82
@@ -44,6 +45,7 @@
 #define NR_rt_tgsigqueueinfo 297
 #define NR_renameat2	     316
 #define NR_pidfd_send_signal 424
+#define NR_clone3	     435
 #define NR_fchmodat2	     452
 
 #define O_ACCMODE   00000003
