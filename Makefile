@@ -111,7 +111,8 @@ $(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCAPSICUM_A)
 # The matrix check runs `capsicum_selftests --list` on the host, so every
 # run of the unit tests needs the selftest binary built first.
 $(O)/tests/test_matrix.o: CFLAGS += -DSELFTESTS_BIN='"$(abspath $(SELFTESTS))"' \
-	-DMATRIX_DOC='"$(abspath doc/enforcement.md)"'
+	-DMATRIX_DOC='"$(abspath doc/enforcement.md)"' \
+	-DSECURITY_DOC='"$(abspath doc/security.md)"'
 
 # --- VM selftests -----------------------------------------------------------
 $(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
