@@ -11,8 +11,9 @@
 #define CAPSICUM_TRACK_BPF_H
 
 #include "control.bpf.h"
-#include "syscalls.bpf.h"
+#include "hooks_at.bpf.h"
 #include "hooks_sock.bpf.h"
+#include "syscalls.bpf.h"
 
 #define CLONE_FILES	    0x00000400
 #define CLONE_THREAD	    0x00010000
