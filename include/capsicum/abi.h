@@ -401,9 +401,10 @@ enum capsicum_hook {
 	CAPSICUM_HOOK_FILE_OPEN,
 	CAPSICUM_HOOK_SOCKET,
 	CAPSICUM_HOOK_PATH_NOTIFY,
-	CAPSICUM_HOOK_LOOKUP,	 /* *at() lookups through a dirfd */
-	CAPSICUM_HOOK_TASK_KILL, /* signals, process descriptors */
-	CAPSICUM_HOOK_QUOTA,	 /* a uid's share of the tables is used up */
+	CAPSICUM_HOOK_LOOKUP,	  /* *at() lookups through a dirfd */
+	CAPSICUM_HOOK_TASK_KILL,  /* signals, process descriptors */
+	CAPSICUM_HOOK_QUOTA,	  /* a uid's share of the tables is used up */
+	CAPSICUM_HOOK_TASK_QUERY, /* getsid, getpgid of another process */
 	CAPSICUM_HOOK_MAX,
 };
 
