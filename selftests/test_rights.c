@@ -307,6 +307,7 @@ enum kind {
 	TCP_LISTENING, /* listening, one connection pending */
 	EXECUTABLE,    /* /bin/busybox opened read-only */
 	XATTR_FILE,    /* FILE_RW with the attribute xattr_name set */
+	MEMFD,	       /* a memfd that allows sealing */
 };
 
 /* Where TCP_FRESH's listener waits, for op_connect. */
@@ -402,6 +403,26 @@ static int op_setlk(int fd)
 	struct flock l = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
 
 	return fcntl(fd, F_SETLK, &l);
+}
+/* Leases and seals: Linux-only fcntl commands with rights of their own. */
+static int op_getlease(int fd)
+{
+	return fcntl(fd, F_GETLEASE) < 0 ? -1 : 0;
+}
+static int op_setlease(int fd)
+{
+	/* A write lease: this is the file's only open descriptor. */
+	if (fcntl(fd, F_SETLEASE, F_WRLCK))
+		return -1;
+	return fcntl(fd, F_SETLEASE, F_UNLCK);
+}
+static int op_get_seals(int fd)
+{
+	return fcntl(fd, F_GET_SEALS) < 0 ? -1 : 0;
+}
+static int op_add_seals(int fd)
+{
+	return fcntl(fd, F_ADD_SEALS, F_SEAL_GROW);
 }
 static int op_ftruncate(int fd)
 {
@@ -845,6 +866,10 @@ static const struct right_case cases[] = {
 	  FILE_RW, op_fcntl_setfl },
 	{ "fcntl getfl needs the getfl sub-right", SUBRIGHT(CAP_FCNTL_GETFL),
 	  FILE_RW, op_fcntl_getfl },
+	{ "fcntl getlease needs flock", CAP_FLOCK, FILE_RW, op_getlease },
+	{ "fcntl setlease needs flock", CAP_FLOCK, FILE_RW, op_setlease },
+	{ "fcntl get_seals needs fstat", CAP_FSTAT, MEMFD, op_get_seals },
+	{ "fcntl add_seals needs fchmod", CAP_FCHMOD, MEMFD, op_add_seals },
 };
 SELFTEST_ROWS(cases)
 
@@ -874,6 +899,10 @@ static const struct right_case unneeded_cases[] = {
 	  op_pwritev2_at_pos },
 	{ "mmap private write needs no write", CAP_WRITE, FILE_RW,
 	  op_mmap_w_private },
+	{ "fcntl getlease needs no fcntl", CAP_FCNTL, FILE_RW, op_getlease },
+	{ "fcntl setlease needs no fcntl", CAP_FCNTL, FILE_RW, op_setlease },
+	{ "fcntl get_seals needs no fcntl", CAP_FCNTL, MEMFD, op_get_seals },
+	{ "fcntl add_seals needs no fcntl", CAP_FCNTL, MEMFD, op_add_seals },
 };
 SELFTEST_ROWS(unneeded_cases)
 
@@ -923,6 +952,8 @@ static int make_fd(enum kind kind)
 		if (l < 0 || fsetxattr(l, xattr_name, "v", 1, 0))
 			return -1;
 		return l;
+	case MEMFD:
+		return memfd_create("rights", MFD_ALLOW_SEALING);
 	}
 	return -1;
 }
