@@ -1130,6 +1130,57 @@ SELFTEST(ioctl_allowlist)
 	ASSERT_EQ(got[0], FIONREAD, "FIONREAD listed");
 }
 
+/*
+ * openat() through a directory with an ioctl list: the new descriptor
+ * has the list, as on FreeBSD (it once had an empty one), and so does a
+ * dup of it; an empty list stays empty, no list stays none.
+ */
+SELFTEST(ioctl_allowlist_inherited_by_openat)
+{
+	cap_ioctl_t one[1] = { FIONREAD }, got[4] = { 0 };
+	char dir[] = "/tmp/rights-ioctls.XXXXXX";
+	int dfd, empty, fd, dup_fd, n, on = 1;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(mkdtemp(dir) != NULL, "mkdtemp"))
+		return;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	empty = open(dir, O_RDONLY | O_DIRECTORY);
+	fd = openat(dfd, "f", O_WRONLY | O_CREAT, 0644);
+	if (!ASSERT_OK(fd, "create f") || !ASSERT_OK(empty, "open dir again"))
+		return;
+	close(fd);
+	fd = openat(dfd, "f", O_RDONLY);
+	ASSERT_EQ(cap_ioctls_get(fd, got, 4), CAP_IOCTLS_ALL,
+		  "no list through an unrestricted directory");
+	close(fd);
+
+	ASSERT_OK(cap_ioctls_limit(dfd, one, 1), "directory: FIONREAD only");
+	ASSERT_OK(cap_ioctls_limit(empty, NULL, 0), "other: no ioctl");
+	fd = openat(dfd, "f", O_RDONLY);
+	if (!ASSERT_OK(fd, "openat through the directory"))
+		return;
+	ASSERT_EQ(cap_ioctls_get(fd, got, 4), 1, "the list came along");
+	ASSERT_EQ(got[0], FIONREAD, "FIONREAD listed");
+	ASSERT_OK(ioctl(fd, FIONREAD, &n), "FIONREAD allowed");
+	ASSERT_ERRNO(ioctl(fd, FIONBIO, &on), ENOTCAPABLE, "FIONBIO denied");
+	ASSERT_ERRNO(cap_ioctls_limit(fd, (cap_ioctl_t[]){ FIONREAD, FIONBIO },
+				      2),
+		     ENOTCAPABLE, "the inherited list only narrows");
+	dup_fd = dup(fd);
+	got[0] = 0;
+	ASSERT_EQ(cap_ioctls_get(dup_fd, got, 4), 1, "a dup keeps it");
+	ASSERT_EQ(got[0], FIONREAD, "FIONREAD listed for the dup");
+	close(dup_fd);
+	close(fd);
+
+	fd = openat(empty, "f", O_RDONLY);
+	if (!ASSERT_OK(fd, "openat through the empty-list directory"))
+		return;
+	ASSERT_EQ(cap_ioctls_get(fd, got, 4), 0, "an empty list stays empty");
+	ASSERT_ERRNO(ioctl(fd, FIONREAD, &n), ENOTCAPABLE, "no ioctl");
+	close(fd);
+}
+
 SELFTEST(openat_derives_dirfd_rights)
 {
 	cap_rights_t r, got;
