@@ -341,7 +341,8 @@ static __always_inline void ioctls_inherit(struct capsicum_proc *p, int newfd)
 	err = entry_put(&cap_ioctls, &kn, l, p->uid, QUOTA_IOCTLS, newfd);
 	if (!err) {
 		proc_set_flag(p, CAPSICUM_PROC_IOCTLS);
-		err = entry_put(&cap_fds, &kn, &e, p->uid, QUOTA_ENTRIES, newfd);
+		err = entry_put(&cap_fds, &kn, &e, p->uid, QUOTA_ENTRIES,
+				newfd);
 		if (err)
 			entry_del(&cap_ioctls, &kn, p->uid, QUOTA_IOCTLS);
 	}

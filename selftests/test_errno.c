@@ -24,9 +24,9 @@
 #define KEEPS_ERRNO(call)                                                      \
 	({                                                                     \
 		errno = SENTINEL;                                              \
-		long long ret_ = (long long)(call);                              \
+		long long ret_ = (long long)(call);                            \
 		int en_ = errno;                                               \
-		ASSERT_OK(ret_, #call);                                          \
+		ASSERT_OK(ret_, #call);                                        \
 		ASSERT_EQ(en_, SENTINEL, #call " leaves errno");               \
 	})
 

@@ -1163,9 +1163,9 @@ SELFTEST(ioctl_allowlist_inherited_by_openat)
 	ASSERT_EQ(got[0], FIONREAD, "FIONREAD listed");
 	ASSERT_OK(ioctl(fd, FIONREAD, &n), "FIONREAD allowed");
 	ASSERT_ERRNO(ioctl(fd, FIONBIO, &on), ENOTCAPABLE, "FIONBIO denied");
-	ASSERT_ERRNO(cap_ioctls_limit(fd, (cap_ioctl_t[]){ FIONREAD, FIONBIO },
-				      2),
-		     ENOTCAPABLE, "the inherited list only narrows");
+	ASSERT_ERRNO(
+		cap_ioctls_limit(fd, (cap_ioctl_t[]){ FIONREAD, FIONBIO }, 2),
+		ENOTCAPABLE, "the inherited list only narrows");
 	dup_fd = dup(fd);
 	got[0] = 0;
 	ASSERT_EQ(cap_ioctls_get(dup_fd, got, 4), 1, "a dup keeps it");
