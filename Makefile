@@ -71,8 +71,11 @@ $(O)/lib/%.o: lib/%.c | $(O)/lib
 $(LIBCAPSICUM_A): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBCAPSICUM_SO): $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libcapsicum.so.0 -o $@ $^
+# The version script exports the installed headers' functions only; the
+# tree's own programs that need internals link libcapsicum.a.
+$(LIBCAPSICUM_SO): $(LIB_OBJS) lib/libcapsicum.map
+	$(CC) -shared -Wl,-soname,libcapsicum.so.0 \
+		-Wl,--version-script=lib/libcapsicum.map -o $@ $(LIB_OBJS)
 	ln -sf libcapsicum.so.0 $(O)/libcapsicum.so
 
 # --- BPF programs and their skeletons ---------------------------------------
@@ -166,8 +169,9 @@ bench: $(BENCH_INITRAMFS)
 	O=$(abspath $(O)) bench/run.sh $(STOCK_KERNELS)
 
 # --- running ----------------------------------------------------------------
-test-unit: $(UNIT_TESTS) $(SELFTESTS)
+test-unit: $(UNIT_TESTS) $(SELFTESTS) $(LIBCAPSICUM_SO)
 	$(UNIT_TESTS) --jobs 2
+	scripts/check-exports.sh $(LIBCAPSICUM_SO) include
 
 selftest: $(INITRAMFS)
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNEL)
