@@ -9,6 +9,21 @@ KERNEL ?= 6.12
 # The stock kernels of the test matrix (selftests/vm/kernels.txt).
 STOCK_KERNELS := 6.1 6.12
 VM_TIMEOUT ?= 900
+VERSION := 0.1.0
+
+# make install: GNU-style directories, all overridable.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# systemd reads units from /usr/local/lib/systemd/system too.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+# Init scripts are found in /etc/init.d only, whatever the prefix.
+INITDIR ?= /etc/init.d
 
 WARN := -Wall -Wextra -Werror
 # No checkout path in the binaries (debug info, the BTF of the embedded BPF
@@ -52,12 +67,17 @@ RUNAS := $(O)/selftests/vm/runas
 WAITER := $(O)/selftests/vm/waiter
 CAPINFO := $(O)/selftests/vm/capinfo
 INITRAMFS := $(O)/vm/initramfs.cpio
+# make install's tree under $(O)/stage (same directories, DESTDIR=$(STAGE)),
+# checked by test-install.
+STAGE := $(abspath $(O))/stage
+STAGE_STAMP := $(O)/stage.stamp
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 # BPF objects are inputs of the skeletons; keep them for inspection.
 .SECONDARY: $(BPF_OBJS)
 
-.PHONY: all deps test test-unit selftest run vmlinux clean bench
+.PHONY: all deps test test-unit selftest run vmlinux clean bench install uninstall \
+	test-install
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
 	$(UNIT_TESTS) $(INITRAMFS)
 
@@ -77,6 +97,86 @@ $(LIBCAPSICUM_SO): $(LIB_OBJS) lib/libcapsicum.map
 	$(CC) -shared -Wl,-soname,libcapsicum.so.0 \
 		-Wl,--version-script=lib/libcapsicum.map -o $@ $(LIB_OBJS)
 	ln -sf libcapsicum.so.0 $(O)/libcapsicum.so
+
+# --- make install / uninstall ----------------------------------------------
+# The headers a program of ours needs: FreeBSD's, the ABI <sys/capsicum.h>
+# includes, and the rights-name extension. pins.h and fdtable_iter.h are
+# the daemon's business and stay out.
+PUBLIC_HEADERS := sys/capsicum.h sys/procdesc.h capsicum_helpers.h \
+	capsicum/abi.h capsicum/rights_names.h
+MAN3 := $(wildcard doc/man/*.3)
+MAN8 := $(wildcard doc/man/*.8)
+
+# $(call install_to,ROOT): the whole installation under ROOT (DESTDIR).
+# The .pc file, the unit and the init script name the directories of this
+# installation, so they are written here, never built ahead.
+define install_to
+	install -d $(1)$(INCLUDEDIR)/sys $(1)$(INCLUDEDIR)/capsicum $(1)$(LIBDIR) \
+		$(1)$(PKGCONFIGDIR) $(1)$(BINDIR) $(1)$(SBINDIR) $(1)$(MANDIR)/man3 \
+		$(1)$(MANDIR)/man8 $(1)$(SYSTEMDUNITDIR) $(1)$(INITDIR)
+	for h in $(PUBLIC_HEADERS); do install -m 0644 include/$$h $(1)$(INCLUDEDIR)/$$h || exit 1; done
+	install -m 0755 $(LIBCAPSICUM_SO) $(1)$(LIBDIR)/libcapsicum.so.0
+	ln -sf libcapsicum.so.0 $(1)$(LIBDIR)/libcapsicum.so
+	install -m 0644 $(LIBCAPSICUM_A) $(1)$(LIBDIR)/libcapsicum.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		lib/libcapsicum.pc.in >$(1)$(PKGCONFIGDIR)/libcapsicum.pc
+	chmod 0644 $(1)$(PKGCONFIGDIR)/libcapsicum.pc
+	install -m 0755 $(CAPCTL) $(1)$(BINDIR)/capctl
+	install -m 0755 $(CAPSICUMD) $(1)$(SBINDIR)/capsicumd
+	install -m 0644 $(MAN3) $(1)$(MANDIR)/man3
+	install -m 0644 $(MAN8) $(1)$(MANDIR)/man8
+	scripts/man-links.sh $(MAN3) | while read -r alias page; do \
+		ln -sf $$page $(1)$(MANDIR)/man3/$$alias || exit 1; done
+	sed 's|/usr/sbin/capsicumd|$(SBINDIR)/capsicumd|' daemon/capsicumd.service \
+		>$(1)$(SYSTEMDUNITDIR)/capsicumd.service
+	chmod 0644 $(1)$(SYSTEMDUNITDIR)/capsicumd.service
+	sed 's|/usr/sbin/capsicumd|$(SBINDIR)/capsicumd|' daemon/capsicumd.init \
+		>$(1)$(INITDIR)/capsicumd
+	chmod 0755 $(1)$(INITDIR)/capsicumd
+endef
+
+# Removes what install_to installed, and the directories only it created.
+define uninstall_from
+	rm -f $(addprefix $(1)$(INCLUDEDIR)/,$(PUBLIC_HEADERS)) \
+		$(1)$(LIBDIR)/libcapsicum.so.0 $(1)$(LIBDIR)/libcapsicum.so \
+		$(1)$(LIBDIR)/libcapsicum.a $(1)$(PKGCONFIGDIR)/libcapsicum.pc \
+		$(1)$(BINDIR)/capctl $(1)$(SBINDIR)/capsicumd \
+		$(addprefix $(1)$(MANDIR)/man3/,$(notdir $(MAN3))) \
+		$(addprefix $(1)$(MANDIR)/man8/,$(notdir $(MAN8))) \
+		$(1)$(SYSTEMDUNITDIR)/capsicumd.service $(1)$(INITDIR)/capsicumd
+	scripts/man-links.sh $(MAN3) | while read -r alias page; do \
+		rm -f $(1)$(MANDIR)/man3/$$alias; done
+	-rmdir $(1)$(INCLUDEDIR)/capsicum $(1)$(INCLUDEDIR)/sys 2>/dev/null
+endef
+
+INSTALL_INPUTS := $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) lib/libcapsicum.pc.in $(CAPCTL) \
+	$(CAPSICUMD) $(addprefix include/,$(PUBLIC_HEADERS)) $(MAN3) $(MAN8) \
+	daemon/capsicumd.service daemon/capsicumd.init scripts/man-links.sh
+
+install: $(INSTALL_INPUTS)
+	$(call install_to,$(DESTDIR))
+
+uninstall:
+	$(call uninstall_from,$(DESTDIR))
+
+$(STAGE_STAMP): $(INSTALL_INPUTS)
+	rm -rf $(STAGE)
+	$(call install_to,$(STAGE))
+	touch $@
+
+# Installs are complete and reversible, man pages render cleanly, and the
+# shared library exports the headers' functions and nothing else.
+test-install: $(STAGE_STAMP)
+	scripts/check-exports.sh $(STAGE)$(LIBDIR)/libcapsicum.so.0 $(STAGE)$(INCLUDEDIR)
+	for m in $(STAGE)$(MANDIR)/man*/*; do \
+		w=$$(MANWIDTH=80 man --warnings -l $$m 2>&1 >/dev/null); \
+		[ -z "$$w" ] || { echo "$$m: $$w"; exit 1; }; done
+	rm -rf $(O)/unstage && cp -a $(STAGE) $(O)/unstage
+	$(call uninstall_from,$(abspath $(O))/unstage)
+	left=$$(find $(O)/unstage ! -type d) && [ -z "$$left" ] || \
+		{ echo "uninstall left: $$left"; exit 1; }
+	@echo "test-install: install, man pages, exports and uninstall ok"
 
 # --- BPF programs and their skeletons ---------------------------------------
 $(O)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h | $(O)/bpf
@@ -169,9 +269,8 @@ bench: $(BENCH_INITRAMFS)
 	O=$(abspath $(O)) bench/run.sh $(STOCK_KERNELS)
 
 # --- running ----------------------------------------------------------------
-test-unit: $(UNIT_TESTS) $(SELFTESTS) $(LIBCAPSICUM_SO)
+test-unit: $(UNIT_TESTS) $(SELFTESTS) test-install
 	$(UNIT_TESTS) --jobs 2
-	scripts/check-exports.sh $(LIBCAPSICUM_SO) include
 
 selftest: $(INITRAMFS)
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNEL)
@@ -182,7 +281,7 @@ run: $(INITRAMFS)
 	O=$(abspath $(O)) selftests/vm/run-vm.sh --kernel $(KERNEL) --daemon \
 		--root-only --timeout $(VM_TIMEOUT) -- sh /usr/share/capsicum/demo.sh
 
-test: all
+test: all test-install
 	$(UNIT_TESTS) --jobs 2
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(STOCK_KERNELS)
 
