@@ -67,10 +67,11 @@ RUNAS := $(O)/selftests/vm/runas
 WAITER := $(O)/selftests/vm/waiter
 CAPINFO := $(O)/selftests/vm/capinfo
 INITRAMFS := $(O)/vm/initramfs.cpio
-# make install's tree under $(O)/stage (same directories, DESTDIR=$(STAGE)),
-# checked by test-install.
+# make install's tree under $(O)/stage (same directories, DESTDIR=$(STAGE)):
+# what the consumer test builds against through pkg-config, and the VM gets.
 STAGE := $(abspath $(O))/stage
 STAGE_STAMP := $(O)/stage.stamp
+CAPH_CAT := $(O)/selftests/programs/caph_cat
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 # BPF objects are inputs of the skeletons; keep them for inspection.
@@ -79,7 +80,7 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 .PHONY: all deps test test-unit selftest run vmlinux clean bench install uninstall \
 	test-install
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
-	$(UNIT_TESTS) $(INITRAMFS)
+	$(UNIT_TESTS) $(CAPH_CAT) $(INITRAMFS)
 
 deps:
 	O=$(abspath $(O)) scripts/deps.sh
@@ -165,9 +166,16 @@ $(STAGE_STAMP): $(INSTALL_INPUTS)
 	$(call install_to,$(STAGE))
 	touch $@
 
+# A FreeBSD-style program built as any user of the library would: only the
+# staged tree and pkg-config, none of the tree's own flags or headers.
+$(CAPH_CAT): selftests/programs/caph_cat.c $(STAGE_STAMP) | $(O)/selftests/programs
+	flags=$$(PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$(STAGE)$(PKGCONFIGDIR) \
+		PKG_CONFIG_SYSROOT_DIR=$(STAGE) pkg-config --cflags --libs libcapsicum) && \
+		$(CC) -std=gnu11 -O2 $(WARN) $(REPRO) -o $@ $< $$flags
+
 # Installs are complete and reversible, man pages render cleanly, and the
 # shared library exports the headers' functions and nothing else.
-test-install: $(STAGE_STAMP)
+test-install: $(STAGE_STAMP) $(CAPH_CAT)
 	scripts/check-exports.sh $(STAGE)$(LIBDIR)/libcapsicum.so.0 $(STAGE)$(INCLUDEDIR)
 	for m in $(STAGE)$(MANDIR)/man*/*; do \
 		w=$$(MANWIDTH=80 man --warnings -l $$m 2>&1 >/dev/null); \
@@ -176,7 +184,7 @@ test-install: $(STAGE_STAMP)
 	$(call uninstall_from,$(abspath $(O))/unstage)
 	left=$$(find $(O)/unstage ! -type d) && [ -z "$$left" ] || \
 		{ echo "uninstall left: $$left"; exit 1; }
-	@echo "test-install: install, man pages, exports and uninstall ok"
+	@echo "test-install: install, man pages, exports, pkg-config consumer and uninstall ok"
 
 # --- BPF programs and their skeletons ---------------------------------------
 $(O)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h | $(O)/bpf
@@ -236,12 +244,18 @@ $(WAITER): selftests/vm/waiter.c | $(O)/selftests/vm
 $(CAPINFO): selftests/vm/capinfo.c $(LIBCAPSICUM_A) | $(O)/selftests/vm
 	$(CC) $(CFLAGS) -static -o $@ $< $(LIBCAPSICUM_A)
 
+# The staged library goes where make install puts it; caph_cat finds it
+# there through LD_LIBRARY_PATH, as the guest has no ld.so.cache. One zone
+# file lets the tests check caph_cache_tzdata() with a real zone.
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		$(RUNAS) $(WAITER) $(CAPINFO) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
-		selftests/vm/demo.sh | $(O)/vm
+		selftests/vm/demo.sh $(STAGE_STAMP) $(CAPH_CAT) | $(O)/vm
 	selftests/vm/mkinitramfs.sh $@ -t daemon/capsicumd.init:/etc/init.d/capsicumd \
 		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
 		-t $(CAPINFO):/bin/capinfo \
+		-t $(STAGE)$(LIBDIR)/libcapsicum.so.0:$(LIBDIR)/libcapsicum.so.0 \
+		-t $(CAPH_CAT):/usr/libexec/capsicum/caph_cat \
+		-t /usr/share/zoneinfo/Europe/Berlin:/usr/share/zoneinfo/Europe/Berlin \
 		$(SELFTESTS) $(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL)
 
 # --- benchmarks (make bench; not part of make test) -------------------------
@@ -290,7 +304,7 @@ vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
 $(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm \
-		$(O)/bench:
+		$(O)/bench $(O)/selftests/programs:
 	mkdir -p $@
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.
