@@ -78,7 +78,7 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 .SECONDARY: $(BPF_OBJS)
 
 .PHONY: all deps test test-unit selftest run vmlinux clean bench install uninstall \
-	test-install
+	test-install installables deb
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
 	$(UNIT_TESTS) $(CAPH_CAT) $(INITRAMFS)
 
@@ -155,6 +155,9 @@ INSTALL_INPUTS := $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) lib/libcapsicum.pc.in $(CAP
 	$(CAPSICUMD) $(addprefix include/,$(PUBLIC_HEADERS)) $(MAN3) $(MAN8) \
 	daemon/capsicumd.service daemon/capsicumd.init scripts/man-links.sh
 
+# What make install installs, built alone (debian/rules): no tests, no VM.
+installables: $(INSTALL_INPUTS)
+
 install: $(INSTALL_INPUTS)
 	$(call install_to,$(DESTDIR))
 
@@ -185,6 +188,16 @@ test-install: $(STAGE_STAMP) $(CAPH_CAT)
 	left=$$(find $(O)/unstage ! -type d) && [ -z "$$left" ] || \
 		{ echo "uninstall left: $$left"; exit 1; }
 	@echo "test-install: install, man pages, exports, pkg-config consumer and uninstall ok"
+
+# The Debian packages (debian/), built from a copy of the tree so that
+# debian/rules clean does not wipe this build; lintian errors fail it.
+DEB_DIR := $(O)/deb
+deb:
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	tar -cf - --exclude=./.git --exclude=./$(O) . | tar -xf - -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
 
 # --- BPF programs and their skeletons ---------------------------------------
 $(O)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h | $(O)/bpf
@@ -309,7 +322,7 @@ $(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.
 clean:
-	find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
+	[ ! -d $(O) ] || find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
 		-exec rm -rf {} +
 
 -include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
