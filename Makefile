@@ -171,15 +171,24 @@ $(STAGE_STAMP): $(INSTALL_INPUTS)
 
 # A FreeBSD-style program built as any user of the library would: only the
 # staged tree and pkg-config, none of the tree's own flags or headers.
+STAGE_PKG_CONFIG := PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$(STAGE)$(PKGCONFIGDIR) \
+	PKG_CONFIG_SYSROOT_DIR=$(STAGE) pkg-config
 $(CAPH_CAT): selftests/programs/caph_cat.c $(STAGE_STAMP) | $(O)/selftests/programs
-	flags=$$(PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$(STAGE)$(PKGCONFIGDIR) \
-		PKG_CONFIG_SYSROOT_DIR=$(STAGE) pkg-config --cflags --libs libcapsicum) && \
+	flags=$$($(STAGE_PKG_CONFIG) --cflags --libs libcapsicum) && \
 		$(CC) -std=gnu11 -O2 $(WARN) $(REPRO) -o $@ $< $$flags
 
-# Installs are complete and reversible, man pages render cleanly, and the
-# shared library exports the headers' functions and nothing else.
+# Installs are complete and reversible, man pages render cleanly, the
+# shared library exports the headers' functions and nothing else, and the
+# installed headers also build in strict ISO C and as C++.
 test-install: $(STAGE_STAMP) $(CAPH_CAT)
 	scripts/check-exports.sh $(STAGE)$(LIBDIR)/libcapsicum.so.0 $(STAGE)$(INCLUDEDIR)
+	printf '%s\n' '#include <capsicum_helpers.h>' '#include <sys/procdesc.h>' \
+		'#include <capsicum/rights_names.h>' \
+		'int main(void) { caph_cache_tzdata(); return caph_enter(); }' \
+		>$(O)/strict_headers.c
+	flags=$$($(STAGE_PKG_CONFIG) --cflags libcapsicum) && \
+		$(CC) -std=c11 -pedantic $(WARN) -fsyntax-only $$flags $(O)/strict_headers.c && \
+		$(CC) -x c++ $(WARN) -fsyntax-only $$flags $(O)/strict_headers.c
 	for m in $(STAGE)$(MANDIR)/man*/*; do \
 		w=$$(MANWIDTH=80 man --warnings -l $$m 2>&1 >/dev/null); \
 		[ -z "$$w" ] || { echo "$$m: $$w"; exit 1; }; done
