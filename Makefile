@@ -8,6 +8,8 @@ BPFTOOL ?= bpftool
 KERNEL ?= 6.12
 # The stock kernels of the test matrix (selftests/vm/kernels.txt).
 STOCK_KERNELS := 6.1 6.12
+# Plus our patched 6.12 (kernel/), built by `make kernel`.
+KERNELS := $(STOCK_KERNELS) patched
 VM_TIMEOUT ?= 900
 
 WARN := -Wall -Wextra -Werror
@@ -57,7 +59,7 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 # BPF objects are inputs of the skeletons; keep them for inspection.
 .SECONDARY: $(BPF_OBJS)
 
-.PHONY: all deps test test-unit selftest run vmlinux clean bench bpf-headers
+.PHONY: all deps test test-unit selftest run vmlinux clean bench bpf-headers kernel
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
 	$(UNIT_TESTS) $(INITRAMFS)
 
@@ -181,7 +183,7 @@ bpf-headers: $(BPF_HEADERS)
 test-unit: $(UNIT_TESTS) $(SELFTESTS) bpf-headers
 	$(UNIT_TESTS) --jobs 2
 
-selftest: $(INITRAMFS)
+selftest: $(INITRAMFS) $(if $(filter patched,$(KERNEL)),kernel)
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNEL)
 
 # Boots the VM with capsicumd started at boot, sandboxes a demo program and
@@ -190,9 +192,14 @@ run: $(INITRAMFS)
 	O=$(abspath $(O)) selftests/vm/run-vm.sh --kernel $(KERNEL) --daemon \
 		--root-only --timeout $(VM_TIMEOUT) -- sh /usr/share/capsicum/demo.sh
 
-test: all bpf-headers
+test: all bpf-headers kernel
 	$(UNIT_TESTS) --jobs 2
-	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(STOCK_KERNELS)
+	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNELS)
+
+# The patched 6.12 (kernel/README): unpack, apply the series, configure,
+# build; reused while its inputs are unchanged.
+kernel:
+	kernel/build.sh $(abspath $(O))
 
 # Regenerates the committed CO-RE header from a kernel image's BTF.
 vmlinux:
