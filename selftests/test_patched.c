@@ -13,9 +13,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/capsicum.h>
 #include <sys/epoll.h>
 #include <sys/procdesc.h>
@@ -157,6 +159,14 @@ SELFTEST(patched_tee_splice_vmsplice_need_read_and_write)
 	ASSERT_EQ(vmsplice(c[1], &v, 1, 0), 4, "vmsplice into c");
 }
 
+/*
+ * Without CAP_EVENT, poll says POLLNVAL (as FreeBSD) and select reports
+ * the descriptor ready in every set it was asked about, whatever its
+ * state (Linux's answer for a descriptor whose lookup fails): either way
+ * the process learns nothing of its readiness. FreeBSD's select fails
+ * with ENOTCAPABLE instead (doc/enforcement.md). Empty pipes, so that a
+ * "ready" can only come from the refusal.
+ */
 SELFTEST(patched_poll_and_select_need_cap_event)
 {
 	int with[2], without[2];
@@ -167,24 +177,28 @@ SELFTEST(patched_poll_and_select_need_cap_event)
 	need_patched();
 	if (!ASSERT_OK(pipe(with), "pipe") || !ASSERT_OK(pipe(without), "pipe"))
 		return;
-	ASSERT_EQ(write(with[1], "x", 1), 1, "make with readable");
-	ASSERT_EQ(write(without[1], "x", 1), 1, "make without readable");
 	if (!ASSERT_OK(limit(with[0], CAP_READ, CAP_EVENT, 0), "read,event") ||
 	    !ASSERT_OK(limit(without[0], CAP_READ, 0, 0), "read"))
 		return;
 	p[0] = (struct pollfd){ .fd = with[0], .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = without[0], .events = POLLIN };
-	ASSERT_EQ(poll(p, 2, 0), 2, "poll reports both");
-	ASSERT_EQ(p[0].revents, POLLIN, "with CAP_EVENT: readable");
+	ASSERT_EQ(poll(p, 2, 0), 1, "poll reports one");
+	ASSERT_EQ(p[0].revents, 0, "with CAP_EVENT: an empty pipe is not ready");
 	ASSERT_EQ(p[1].revents, POLLNVAL, "without: POLLNVAL, as FreeBSD");
 	FD_ZERO(&set);
 	FD_SET(with[0], &set);
+	ASSERT_EQ(select(with[0] + 1, &set, NULL, NULL, &zero), 0,
+		  "select with CAP_EVENT: not ready");
+	ASSERT_EQ(write(with[1], "x", 1), 1, "make it readable");
+	FD_ZERO(&set);
+	FD_SET(with[0], &set);
 	ASSERT_EQ(select(with[0] + 1, &set, NULL, NULL, &zero), 1,
-		  "select with CAP_EVENT");
+		  "select with CAP_EVENT: readable");
 	FD_ZERO(&set);
 	FD_SET(without[0], &set);
-	ASSERT_ERRNO(select(without[0] + 1, &set, NULL, NULL, &zero),
-		     ENOTCAPABLE, "select without");
+	ASSERT_EQ(select(without[0] + 1, &set, NULL, NULL, &zero), 1,
+		  "select without: reported ready although empty");
+	ASSERT_TRUE(FD_ISSET(without[0], &set), "in the read set");
 }
 
 SELFTEST(patched_epoll_ctl_needs_its_rights)
@@ -275,4 +289,68 @@ SELFTEST(patched_closed_descriptor_is_still_ebadf)
 	ASSERT_ERRNO(fsync(gone), EBADF, "fsync of a closed fd");
 	ASSERT_ERRNO(lseek(fd, 0, SEEK_SET), ENOTCAPABLE, "lseek limited");
 	ASSERT_ERRNO(fsync(-1), EBADF, "fsync(-1) right after");
+}
+
+/* Far above what the test opens, so dup2 never clobbers its own files. */
+#define RACE_FD 200
+
+struct seek_race {
+	int limited, full;
+	volatile bool stop;
+};
+
+static void *seek_race_dup2(void *arg)
+{
+	struct seek_race *r = arg;
+
+	/* Runs as long as the seeker does; the cap only guards a lost stop. */
+	for (long i = 0; i < 2000000 && !r->stop; i++)
+		dup2(i & 1 ? r->full : r->limited, RACE_FD);
+	return NULL;
+}
+
+/*
+ * One thread keeps dup2()ing a descriptor without CAP_SEEK (a 10-byte
+ * file) and an unrestricted one (20 bytes) over RACE_FD while another
+ * seeks to the end through it. The size lseek returns names the file it
+ * reached: it must never be the limited one. The hook sees the file the
+ * number maps to at lookup, and the entry of exactly that number, so no
+ * interleaving widens. Bounded: 20,000 attempts or 20 s.
+ */
+SELFTEST(patched_race_dup2_never_widens_lseek)
+{
+	struct seek_race r = { .stop = false };
+	struct timespec t0, t;
+	long full = 0, refused = 0, widened = 0;
+	pthread_t th;
+
+	need_patched();
+	r.limited = scratch();
+	r.full = scratch();
+	if (!ASSERT_OK(r.limited, "scratch") || !ASSERT_OK(r.full, "scratch") ||
+	    !ASSERT_EQ(write(r.full, "0123456789", 10), 10, "20 bytes") ||
+	    !ASSERT_OK(limit(r.limited, CAP_READ, CAP_FSTAT, 0), "no seek") ||
+	    !ASSERT_EQ(dup2(r.full, RACE_FD), RACE_FD, "race fd"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!ASSERT_OK(pthread_create(&th, NULL, seek_race_dup2, &r), "thread"))
+		return;
+	for (int i = 0; i < 20000; i++) {
+		off_t end = lseek(RACE_FD, 0, SEEK_END);
+
+		if (end == 20)
+			full++;
+		else if (end == 10)
+			widened++;
+		else if (errno == ENOTCAPABLE)
+			refused++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20)
+			break;
+	}
+	r.stop = true;
+	pthread_join(th, NULL);
+	ASSERT_EQ(widened, 0, "lseek never reached the file without CAP_SEEK");
+	ASSERT_TRUE(full > 0, "the unrestricted file was reached");
+	ASSERT_TRUE(refused > 0, "the limited one was refused");
 }
