@@ -8,6 +8,8 @@ BPFTOOL ?= bpftool
 KERNEL ?= 6.12
 # The stock kernels of the test matrix (selftests/vm/kernels.txt).
 STOCK_KERNELS := 6.1 6.12
+# Plus our patched 6.12 (kernel/), built by `make kernel`.
+KERNELS := $(STOCK_KERNELS) patched
 VM_TIMEOUT ?= 900
 VERSION := 0.1.0
 
@@ -78,7 +80,7 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 .SECONDARY: $(BPF_OBJS)
 
 .PHONY: all deps test test-unit selftest run vmlinux clean bench bpf-headers \
-	install uninstall test-install installables deb
+	install uninstall test-install installables deb kernel
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
 	$(UNIT_TESTS) $(CAPH_CAT) $(INITRAMFS)
 
@@ -320,7 +322,7 @@ bpf-headers: $(BPF_HEADERS)
 test-unit: $(UNIT_TESTS) $(SELFTESTS) bpf-headers test-install
 	$(UNIT_TESTS) --jobs 2
 
-selftest: $(INITRAMFS)
+selftest: $(INITRAMFS) $(if $(filter patched,$(KERNEL)),kernel)
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNEL)
 
 # Boots the VM with capsicumd started at boot, sandboxes a demo program and
@@ -329,9 +331,14 @@ run: $(INITRAMFS)
 	O=$(abspath $(O)) selftests/vm/run-vm.sh --kernel $(KERNEL) --daemon \
 		--root-only --timeout $(VM_TIMEOUT) -- sh /usr/share/capsicum/demo.sh
 
-test: all bpf-headers test-install
+test: all bpf-headers test-install kernel
 	$(UNIT_TESTS) --jobs 2
-	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(STOCK_KERNELS)
+	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNELS)
+
+# The patched 6.12 (kernel/README): unpack, apply the series, configure,
+# build; reused while its inputs are unchanged.
+kernel:
+	kernel/build.sh $(abspath $(O))
 
 # Regenerates the committed CO-RE header from a kernel image's BTF.
 vmlinux:

@@ -12,6 +12,8 @@
  *   hooks_sock.bpf.h  socket hooks
  *   hooks_task.bpf.h  signals and process descriptors
  *   track.bpf.h       dup/accept/openat/close/fork/exec/exit bookkeeping
+ *   protect.bpf.h     the pinned objects and their path
+ *   fget.bpf.h        the patched kernel's descriptor-lookup hook
  */
 #include "state.bpf.h"
 #include "syscalls.bpf.h"
@@ -22,5 +24,6 @@
 #include "hooks_task.bpf.h"
 #include "track.bpf.h"
 #include "protect.bpf.h"
+#include "fget.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -18,8 +18,6 @@
 #include "control.bpf.h"
 #include "syscalls_at.bpf.h"
 
-#define FMODE_READ  0x1
-#define FMODE_WRITE 0x2
 #define PIDFS_MAGIC 0x50494446
 
 static __always_inline int deny(__u32 error, int fd, __u64 need,

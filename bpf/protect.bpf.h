@@ -23,7 +23,6 @@
 #include <capsicum/pins.h>
 
 #define EPERM	    1
-#define FMODE_WRITE 0x2
 
 /* mount(2) flags: a move, and those that change a mount in place. */
 #define MS_REMOUNT    32

@@ -13,6 +13,10 @@
 #include <bpf/bpf_tracing.h>
 #include <capsicum/abi.h>
 
+/* struct file's f_mode */
+#define FMODE_READ  0x1
+#define FMODE_WRITE 0x2
+
 /* vmlinux.h has no macros; these are the kernel's errno values. */
 #define EPERM  1
 #define ESRCH  3

@@ -15,6 +15,7 @@
 
 struct health {
 	int progs, links, links_ok, maps, maps_ok;
+	bool fget; /* the patched kernel's fget hook has a program */
 };
 
 /* Counts the pins; a link is healthy if it still holds a program. */
@@ -37,6 +38,8 @@ static void pin_health(struct health *h)
 			continue;
 		if (!strncmp(e->d_name, "prog_", 5)) {
 			h->progs++; /* the protection refuses us their fds */
+			if (!strcmp(e->d_name, "prog_capsicum_file_fget"))
+				h->fget = true;
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", CAPSICUM_PIN_DIR,
@@ -86,7 +89,9 @@ int cmd_status(const struct capctl_args *a)
 			       s.same_build ? "this" : "ANOTHER",
 			       (unsigned long long)s.version.object_hash,
 			       s.version.abi_version, s.version.loader_pid);
-		printf("mode:     stock (BPF-LSM; no kernel patch)\n");
+		printf("mode:     %s\n",
+		       h.fget ? "patched (BPF-LSM and the kernel's fget hook)"
+			      : "stock (BPF-LSM; no kernel patch)");
 		printf("kernel:   %s %s\n", u.sysname, u.release);
 		printf("lsm:      %s\n", lsm);
 		if (daemon)
@@ -121,7 +126,7 @@ int cmd_status(const struct capctl_args *a)
 			json_kv_uint(&j, "abi_version", s.version.abi_version);
 			json_kv_uint(&j, "loader_pid", s.version.loader_pid);
 		}
-		json_kv_string(&j, "mode", "stock");
+		json_kv_string(&j, "mode", h.fget ? "patched" : "stock");
 		json_kv_string(&j, "kernel", u.release);
 		json_kv_string(&j, "lsm", lsm);
 		json_kv_int(&j, "daemon_pid", daemon);

@@ -28,6 +28,7 @@ static const char *const hook_names[CAPSICUM_HOOK_MAX] = {
 	[CAPSICUM_HOOK_TASK_KILL] = "task_kill",
 	[CAPSICUM_HOOK_QUOTA] = "quota",
 	[CAPSICUM_HOOK_TASK_QUERY] = "task_query",
+	[CAPSICUM_HOOK_FGET] = "fget",
 };
 
 const char *audit_hook_name(unsigned int hook)

@@ -66,6 +66,14 @@ static void skip_absent(struct capsicum_bpf *skel, const struct btf *btf)
 		{ skel->progs.capsicum_close_exit_ia32, "__ia32_sys_close" },
 		{ skel->progs.capsicum_close_range_exit_ia32,
 		  "__ia32_sys_close_range" },
+		/* The patched kernel's (kernel/): the hook, then the kfunc. */
+		{ skel->progs.capsicum_file_fget, "bpf_lsm_file_fget" },
+		{ skel->progs.capsicum_fget_on_fcntl,
+		  "bpf_task_fget_check_enable" },
+		{ skel->progs.capsicum_fget_on_prctl,
+		  "bpf_task_fget_check_enable" },
+		{ skel->progs.capsicum_fget_on_receive,
+		  "bpf_task_fget_check_enable" },
 	};
 
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
@@ -184,6 +192,8 @@ static int protect_arm(struct capsicum_bpf *skel, const char *dir)
 	}
 	bpf_object__for_each_program(prog, skel->obj)
 	{
+		if (!bpf_program__autoload(prog))
+			continue; /* skip_absent: not on this kernel */
 		err = protect_id(skel, CAPSICUM_PROTECT_PROG,
 				 bpf_program__fd(prog));
 		if (err)
@@ -254,6 +264,8 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 	{
 		struct bpf_link *link = links[i++];
 
+		if (!bpf_program__autoload(prog))
+			continue; /* skip_absent: not on this kernel */
 		snprintf(path, sizeof(path), "%s/prog_%s", dir,
 			 bpf_program__name(prog));
 		err = bpf_program__pin(prog, path);

@@ -28,3 +28,4 @@ else
 fi
 
 "$top/selftests/vm/fetch-kernels.sh" "$out"
+"$top/kernel/fetch-source.sh" "$out"

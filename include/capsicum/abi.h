@@ -332,6 +332,11 @@ struct capsicum_proc {
  * limited file this table has no floor of holds its low (state.bpf.h).
  */
 #define CAPSICUM_PROC_INCOMPLETE (1U << 7)
+/*
+ * The patched kernel (kernel/) checks its descriptor lookups: it has
+ * called bpf_task_fget_check_enable() for this process (bpf/fget.bpf.h).
+ */
+#define CAPSICUM_PROC_FGET_CHECK (1U << 8)
 
 /* Per-descriptor rights: key (table, fd). */
 struct capsicum_fd_key {
@@ -405,6 +410,7 @@ enum capsicum_hook {
 	CAPSICUM_HOOK_TASK_KILL,  /* signals, process descriptors */
 	CAPSICUM_HOOK_QUOTA,	  /* a uid's share of the tables is used up */
 	CAPSICUM_HOOK_TASK_QUERY, /* getsid, getpgid of another process */
+	CAPSICUM_HOOK_FGET,	  /* patched kernel: a lookup by descriptor */
 	CAPSICUM_HOOK_MAX,
 };
 

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The patched kernel (kernel/): rights that no stock hook can see, checked
+ * at descriptor lookup (bpf/fget.bpf.h). Each test performs the operation
+ * with and without the right and expects ENOTCAPABLE, not EBADF, for the
+ * refusal; on a stock kernel they skip.
+ */
+#define _GNU_SOURCE
+#include "fixture.h"
+#include "selftest.h"
+
+#include <bpf/btf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/capsicum.h>
+#include <sys/epoll.h>
+#include <sys/procdesc.h>
+#include <sys/select.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+/* The hook of the series is in the running kernel's BTF. */
+static bool patched_kernel(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool has;
+
+	if (!btf)
+		return false;
+	has = btf__find_by_name_kind(btf, "bpf_lsm_file_fget",
+				     BTF_KIND_FUNC) >= 0;
+	btf__free(btf);
+	return has;
+}
+
+static void need_patched(void)
+{
+	if (!patched_kernel())
+		selftest_skip("stock kernel: no fget hook (kernel/)");
+	if (!fixture_loaded())
+		selftest_skip("capsicum not loaded");
+}
+
+/* An unlinked scratch file holding "0123456789". */
+static int scratch(void)
+{
+	char path[] = "/tmp/patched.XXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd >= 0) {
+		unlink(path);
+		if (write(fd, "0123456789", 10) != 10) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+static int limit(int fd, uint64_t r1, uint64_t r2, uint64_t r3)
+{
+	cap_rights_t r;
+
+	cap_rights_init(&r, r1, r2, r3);
+	return cap_rights_limit(fd, &r);
+}
+
+SELFTEST(patched_lseek_needs_cap_seek)
+{
+	int full, tell, none;
+
+	need_patched();
+	full = scratch();
+	tell = scratch();
+	none = scratch();
+	if (!ASSERT_OK(limit(full, CAP_READ, CAP_SEEK, 0), "read,seek") ||
+	    !ASSERT_OK(limit(tell, CAP_READ, CAP_SEEK_TELL, 0), "read,tell") ||
+	    !ASSERT_OK(limit(none, CAP_READ, 0, 0), "read"))
+		return;
+	ASSERT_EQ(lseek(full, 2, SEEK_SET), 2, "lseek with CAP_SEEK");
+	ASSERT_EQ(lseek(tell, 0, SEEK_CUR), 10, "tell with CAP_SEEK_TELL");
+	ASSERT_ERRNO(lseek(tell, 2, SEEK_SET), ENOTCAPABLE,
+		     "seek with CAP_SEEK_TELL only");
+	ASSERT_ERRNO(lseek(none, 0, SEEK_CUR), ENOTCAPABLE,
+		     "tell without CAP_SEEK_TELL");
+	ASSERT_ERRNO(lseek(none, 0, SEEK_END), ENOTCAPABLE,
+		     "seek without CAP_SEEK");
+}
+
+SELFTEST(patched_fsync_needs_cap_fsync)
+{
+	int with = scratch(), without = scratch();
+
+	need_patched();
+	if (!ASSERT_OK(limit(with, CAP_WRITE, CAP_FSYNC, 0), "write,fsync") ||
+	    !ASSERT_OK(limit(without, CAP_WRITE, 0, 0), "write"))
+		return;
+	ASSERT_OK(fsync(with), "fsync with CAP_FSYNC");
+	ASSERT_OK(fdatasync(with), "fdatasync with CAP_FSYNC");
+	ASSERT_ERRNO(fsync(without), ENOTCAPABLE, "fsync without");
+	ASSERT_ERRNO(fdatasync(without), ENOTCAPABLE, "fdatasync without");
+	ASSERT_ERRNO(syncfs(without), ENOTCAPABLE, "syncfs without");
+}
+
+SELFTEST(patched_fchdir_needs_cap_fchdir)
+{
+	int with = open("/tmp", O_RDONLY | O_DIRECTORY);
+	int without = open("/tmp", O_RDONLY | O_DIRECTORY);
+
+	need_patched();
+	if (!ASSERT_OK(limit(with, CAP_LOOKUP, CAP_FCHDIR, 0), "fchdir") ||
+	    !ASSERT_OK(limit(without, CAP_LOOKUP, CAP_READ, 0), "lookup"))
+		return;
+	ASSERT_ERRNO(fchdir(without), ENOTCAPABLE, "fchdir without");
+	ASSERT_OK(fchdir(with), "fchdir with CAP_FCHDIR");
+}
+
+SELFTEST(patched_tee_splice_vmsplice_need_read_and_write)
+{
+	int a[2], b[2], c[2];
+	char buf[4];
+	struct iovec v = { buf, sizeof(buf) };
+
+	need_patched();
+	if (!ASSERT_OK(pipe(a), "pipe a") || !ASSERT_OK(pipe(b), "pipe b") ||
+	    !ASSERT_OK(pipe(c), "pipe c"))
+		return;
+	ASSERT_EQ(write(a[1], "abcd", 4), 4, "fill a");
+	/* a's read end may not be read; b's write end may not be written. */
+	if (!ASSERT_OK(fixture_limit_all_but(a[0], CAP_READ), "a[0]") ||
+	    !ASSERT_OK(fixture_limit_all_but(b[1], CAP_WRITE), "b[1]"))
+		return;
+	ASSERT_ERRNO(tee(a[0], c[1], 4, 0), ENOTCAPABLE, "tee from a[0]");
+	ASSERT_ERRNO(splice(a[0], NULL, c[1], NULL, 4, 0), ENOTCAPABLE,
+		     "splice from a[0]");
+	ASSERT_ERRNO(vmsplice(a[0], &v, 1, 0), ENOTCAPABLE,
+		     "vmsplice out of a[0]");
+	ASSERT_ERRNO(vmsplice(b[1], &v, 1, 0), ENOTCAPABLE,
+		     "vmsplice into b[1]");
+	ASSERT_EQ(write(c[1], "wxyz", 4), 4, "fill c");
+	ASSERT_ERRNO(tee(c[0], b[1], 4, 0), ENOTCAPABLE, "tee into b[1]");
+	ASSERT_ERRNO(splice(c[0], NULL, b[1], NULL, 4, 0), ENOTCAPABLE,
+		     "splice into b[1]");
+	/* The unlimited ends still work. */
+	ASSERT_EQ(tee(c[0], a[1], 4, 0), 4, "tee c to a");
+	ASSERT_EQ(splice(c[0], NULL, a[1], NULL, 4, 0), 4, "splice c to a");
+	ASSERT_EQ(vmsplice(c[1], &v, 1, 0), 4, "vmsplice into c");
+}
+
+/*
+ * Without CAP_EVENT, poll says POLLNVAL (as FreeBSD) and select reports
+ * the descriptor ready in every set it was asked about, whatever its
+ * state (Linux's answer for a descriptor whose lookup fails): either way
+ * the process learns nothing of its readiness. FreeBSD's select fails
+ * with ENOTCAPABLE instead (doc/enforcement.md). Empty pipes, so that a
+ * "ready" can only come from the refusal.
+ */
+SELFTEST(patched_poll_and_select_need_cap_event)
+{
+	int with[2], without[2];
+	struct pollfd p[2];
+	fd_set set;
+	struct timeval zero = { 0, 0 };
+
+	need_patched();
+	if (!ASSERT_OK(pipe(with), "pipe") || !ASSERT_OK(pipe(without), "pipe"))
+		return;
+	if (!ASSERT_OK(limit(with[0], CAP_READ, CAP_EVENT, 0), "read,event") ||
+	    !ASSERT_OK(limit(without[0], CAP_READ, 0, 0), "read"))
+		return;
+	p[0] = (struct pollfd){ .fd = with[0], .events = POLLIN };
+	p[1] = (struct pollfd){ .fd = without[0], .events = POLLIN };
+	ASSERT_EQ(poll(p, 2, 0), 1, "poll reports one");
+	ASSERT_EQ(p[0].revents, 0, "with CAP_EVENT: an empty pipe is not ready");
+	ASSERT_EQ(p[1].revents, POLLNVAL, "without: POLLNVAL, as FreeBSD");
+	FD_ZERO(&set);
+	FD_SET(with[0], &set);
+	ASSERT_EQ(select(with[0] + 1, &set, NULL, NULL, &zero), 0,
+		  "select with CAP_EVENT: not ready");
+	ASSERT_EQ(write(with[1], "x", 1), 1, "make it readable");
+	FD_ZERO(&set);
+	FD_SET(with[0], &set);
+	ASSERT_EQ(select(with[0] + 1, &set, NULL, NULL, &zero), 1,
+		  "select with CAP_EVENT: readable");
+	FD_ZERO(&set);
+	FD_SET(without[0], &set);
+	ASSERT_EQ(select(without[0] + 1, &set, NULL, NULL, &zero), 1,
+		  "select without: reported ready although empty");
+	ASSERT_TRUE(FD_ISSET(without[0], &set), "in the read set");
+}
+
+SELFTEST(patched_epoll_ctl_needs_its_rights)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(0), ep_no = epoll_create1(0), p[2], q[2];
+
+	need_patched();
+	if (!ASSERT_OK(pipe(p), "pipe") || !ASSERT_OK(pipe(q), "pipe"))
+		return;
+	if (!ASSERT_OK(limit(ep_no, CAP_EVENT, 0, 0), "epoll fd: event") ||
+	    !ASSERT_OK(limit(q[0], CAP_READ, 0, 0), "q[0]: read") ||
+	    !ASSERT_OK(limit(p[0], CAP_READ, CAP_EVENT, 0), "p[0]: read,event"))
+		return;
+	ASSERT_ERRNO(epoll_ctl(ep_no, EPOLL_CTL_ADD, p[0], &ev), ENOTCAPABLE,
+		     "add on an epoll fd without CAP_EPOLL_CTL");
+	ASSERT_ERRNO(epoll_ctl(ep, EPOLL_CTL_ADD, q[0], &ev), ENOTCAPABLE,
+		     "add of a descriptor without CAP_EVENT");
+	ASSERT_OK(epoll_ctl(ep, EPOLL_CTL_ADD, p[0], &ev), "add with both");
+	ASSERT_OK(epoll_ctl(ep, EPOLL_CTL_DEL, p[0], NULL), "delete");
+}
+
+SELFTEST(patched_waitid_on_a_process_descriptor_needs_cap_pdwait)
+{
+	siginfo_t si;
+	int pd, pd2, done[2];
+	pid_t pid;
+
+	need_patched();
+	if (!ASSERT_OK(pipe(done), "pipe"))
+		return;
+	pid = pdfork(&pd, 0);
+	if (pid == 0) {
+		char c;
+
+		_exit(read(done[0], &c, 1) == 1 ? 3 : 4);
+	}
+	if (!ASSERT_OK(pid, "pdfork"))
+		return;
+	pd2 = dup(pd);
+	if (!ASSERT_OK(fixture_limit_all_but(pd2, CAP_PDWAIT), "pd2"))
+		return;
+	ASSERT_EQ(write(done[1], "x", 1), 1, "release the child");
+	memset(&si, 0, sizeof(si));
+	ASSERT_ERRNO(syscall(SYS_waitid, P_PIDFD, pd2, &si, WEXITED, NULL),
+		     ENOTCAPABLE, "waitid(P_PIDFD) without CAP_PDWAIT");
+	ASSERT_OK(syscall(SYS_waitid, P_PIDFD, pd, &si, WEXITED, NULL),
+		  "waitid(P_PIDFD) with it");
+	ASSERT_EQ(si.si_status, 3, "the child's exit status");
+}
+
+/* A process with no Capsicum state sees stock behaviour, EBADF included. */
+SELFTEST(patched_process_without_state_is_unchanged)
+{
+	pid_t pid;
+
+	need_patched();
+	pid = fork();
+	if (pid == 0) {
+		int fd = open("/tmp", O_RDONLY | O_DIRECTORY), p[2];
+		cap_rights_t r;
+		char c;
+
+		/* The gate is off: nothing is checked, EBADF stays EBADF. */
+		if (cap_rights_get(fd, &r) || !cap_rights_is_set(&r, CAP_FCHDIR))
+			_exit(1);
+		if (fchdir(fd) || lseek(fd, 0, SEEK_CUR) < 0 || pipe(p))
+			_exit(2);
+		if (close(p[0]) || read(p[0], &c, 1) != -1 || errno != EBADF)
+			_exit(3);
+		if (lseek(p[0], 0, SEEK_CUR) != -1 || errno != EBADF)
+			_exit(4);
+		_exit(0);
+	}
+	ASSERT_EQ(selftest_wait(pid), 0, "child: fchdir, lseek, EBADF");
+}
+
+/* A limited process still gets EBADF for a descriptor that is not open. */
+SELFTEST(patched_closed_descriptor_is_still_ebadf)
+{
+	int fd = scratch(), gone = scratch();
+
+	need_patched();
+	if (!ASSERT_OK(limit(fd, CAP_READ, 0, 0), "read"))
+		return;
+	close(gone);
+	ASSERT_ERRNO(lseek(gone, 0, SEEK_SET), EBADF, "lseek of a closed fd");
+	ASSERT_ERRNO(fsync(gone), EBADF, "fsync of a closed fd");
+	ASSERT_ERRNO(lseek(fd, 0, SEEK_SET), ENOTCAPABLE, "lseek limited");
+	ASSERT_ERRNO(fsync(-1), EBADF, "fsync(-1) right after");
+}
+
+/* Far above what the test opens, so dup2 never clobbers its own files. */
+#define RACE_FD 200
+
+struct seek_race {
+	int limited, full;
+	volatile bool stop;
+};
+
+static void *seek_race_dup2(void *arg)
+{
+	struct seek_race *r = arg;
+
+	/* Runs as long as the seeker does; the cap only guards a lost stop. */
+	for (long i = 0; i < 2000000 && !r->stop; i++)
+		dup2(i & 1 ? r->full : r->limited, RACE_FD);
+	return NULL;
+}
+
+/*
+ * One thread keeps dup2()ing a descriptor without CAP_SEEK (a 10-byte
+ * file) and an unrestricted one (20 bytes) over RACE_FD while another
+ * seeks to the end through it. The size lseek returns names the file it
+ * reached: it must never be the limited one. The hook sees the file the
+ * number maps to at lookup, and the entry of exactly that number, so no
+ * interleaving widens. Bounded: 20,000 attempts or 20 s.
+ */
+SELFTEST(patched_race_dup2_never_widens_lseek)
+{
+	struct seek_race r = { .stop = false };
+	struct timespec t0, t;
+	long full = 0, refused = 0, widened = 0;
+	pthread_t th;
+
+	need_patched();
+	r.limited = scratch();
+	r.full = scratch();
+	if (!ASSERT_OK(r.limited, "scratch") || !ASSERT_OK(r.full, "scratch") ||
+	    !ASSERT_EQ(write(r.full, "0123456789", 10), 10, "20 bytes") ||
+	    !ASSERT_OK(limit(r.limited, CAP_READ, CAP_FSTAT, 0), "no seek") ||
+	    !ASSERT_EQ(dup2(r.full, RACE_FD), RACE_FD, "race fd"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!ASSERT_OK(pthread_create(&th, NULL, seek_race_dup2, &r), "thread"))
+		return;
+	for (int i = 0; i < 20000; i++) {
+		off_t end = lseek(RACE_FD, 0, SEEK_END);
+
+		if (end == 20)
+			full++;
+		else if (end == 10)
+			widened++;
+		else if (errno == ENOTCAPABLE)
+			refused++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20)
+			break;
+	}
+	r.stop = true;
+	pthread_join(th, NULL);
+	ASSERT_EQ(widened, 0, "lseek never reached the file without CAP_SEEK");
+	ASSERT_TRUE(full > 0, "the unrestricted file was reached");
+	ASSERT_TRUE(refused > 0, "the limited one was refused");
+}
