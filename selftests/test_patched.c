@@ -243,9 +243,10 @@ SELFTEST(patched_waitid_on_a_process_descriptor_needs_cap_pdwait)
 		return;
 	ASSERT_EQ(write(done[1], "x", 1), 1, "release the child");
 	memset(&si, 0, sizeof(si));
-	ASSERT_ERRNO(syscall(SYS_waitid, P_PIDFD, pd2, &si, WEXITED, NULL),
+	/* __WALL: a pdfork child has no exit signal. */
+	ASSERT_ERRNO(syscall(SYS_waitid, P_PIDFD, pd2, &si, WEXITED | __WALL, NULL),
 		     ENOTCAPABLE, "waitid(P_PIDFD) without CAP_PDWAIT");
-	ASSERT_OK(syscall(SYS_waitid, P_PIDFD, pd, &si, WEXITED, NULL),
+	ASSERT_OK(syscall(SYS_waitid, P_PIDFD, pd, &si, WEXITED | __WALL, NULL),
 		  "waitid(P_PIDFD) with it");
 	ASSERT_EQ(si.si_status, 3, "the child's exit status");
 }

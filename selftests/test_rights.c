@@ -608,7 +608,7 @@ static int xfer(enum xfer how, int in, bool in_off, int out, bool out_off)
  */
 static int op_sendfile_in(int fd)
 {
-	return xfer(X_SENDFILE, at_start(fd), false, scratch_file(), false);
+	return xfer(X_SENDFILE, fd, false, scratch_file(), false);
 }
 static int op_sendfile_in_off(int fd)
 {
@@ -620,7 +620,7 @@ static int op_sendfile_out(int fd)
 }
 static int op_splice_in(int fd)
 {
-	return xfer(X_SPLICE, at_start(fd), false, pipe_end(false), false);
+	return xfer(X_SPLICE, fd, false, pipe_end(false), false);
 }
 static int op_splice_in_off(int fd)
 {
@@ -636,7 +636,7 @@ static int op_splice_out_off(int fd)
 }
 static int op_copy_in(int fd)
 {
-	return xfer(X_COPY_FILE_RANGE, at_start(fd), false, scratch_file(),
+	return xfer(X_COPY_FILE_RANGE, fd, false, scratch_file(),
 		    false);
 }
 static int op_copy_in_off(int fd)
@@ -686,7 +686,7 @@ static int op_pwritev2(int fd)
 }
 static int op_preadv2_at_pos(int fd)
 {
-	return vec_io(at_start(fd), false, true, -1);
+	return vec_io(fd, false, true, -1);
 }
 static int op_pwritev2_at_pos(int fd)
 {
@@ -914,7 +914,8 @@ static int make_fd(enum kind kind)
 
 	switch (kind) {
 	case FILE_RW:
-		return scratch_file();
+		/* At the start now: rewinding after the limit needs CAP_SEEK. */
+		return at_start(scratch_file());
 	case SOCKPAIR:
 		/* sv[1] stays open in the child as the peer, with data sent. */
 		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
