@@ -47,7 +47,7 @@ CAPCTL := $(O)/cli/capctl
 CAPCTL_DAEMON_OBJS := $(addprefix $(O)/daemon/,audit_line.o counters.o load.o)
 # Logic the host unit tests exercise without BPF.
 UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o resolve.o) \
-	$(addprefix $(O)/daemon/,audit_line.o ratelimit.o notify.o)
+	$(addprefix $(O)/daemon/,audit_line.o log.o ratelimit.o notify.o)
 RUNAS := $(O)/selftests/vm/runas
 WAITER := $(O)/selftests/vm/waiter
 CAPINFO := $(O)/selftests/vm/capinfo

@@ -390,19 +390,6 @@ static int serve(const struct options *o)
 	return EXIT_OK;
 }
 
-static int libbpf_log(enum libbpf_print_level level, const char *fmt,
-		      va_list ap)
-{
-	char line[1024];
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	line[strcspn(line, "\n")] = '\0';
-	log_msg(LOG_WARNING, "libbpf", "%s", line);
-	return 0;
-}
-
 /*
  * Forks; the parent returns only in the child. The parent exits 0 when the
  * child reports readiness, or with the child's exit code if it dies first:
@@ -455,7 +442,7 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return EXIT_ERROR;
 	}
-	libbpf_set_print(libbpf_log);
+	libbpf_set_print(log_libbpf);
 	if (o.background && o.action == RUN)
 		background();
 	if (geteuid()) {
