@@ -390,6 +390,11 @@ static int serve(const struct options *o)
 	return EXIT_OK;
 }
 
+static void load_log(int priority, const char *msg)
+{
+	log_msg(priority, "load", "%s", msg);
+}
+
 /*
  * Forks; the parent returns only in the child. The parent exits 0 when the
  * child reports readiness, or with the child's exit code if it dies first:
@@ -443,6 +448,7 @@ int main(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 	libbpf_set_print(log_libbpf);
+	capsicum_load_set_log(load_log);
 	if (o.background && o.action == RUN)
 		background();
 	if (geteuid()) {
