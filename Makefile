@@ -25,8 +25,8 @@ LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.bpf.o,$(BPF_SRCS))
 SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
-# Tests run in link order. The daemon's come last: in the plain boot the
-# unloaded-state tests must run before anything loads Capsicum.
+# Tests run in link order, the daemon's last, but none depends on it: the
+# ones that need Capsicum unloaded unload it themselves (fixture_unload).
 SELFTEST_SRCS := $(filter-out selftests/test_daemon.c,$(wildcard selftests/*.c)) \
 	selftests/test_daemon.c
 SELFTEST_OBJS := $(patsubst %.c,$(O)/%.o,$(SELFTEST_SRCS))
@@ -117,7 +117,7 @@ $(O)/tests/test_matrix.o: CFLAGS += -DSELFTESTS_BIN='"$(abspath $(SELFTESTS))"' 
 $(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(SELFTESTS): $(SELFTEST_OBJS) $(O)/daemon/load.o $(LIBCAPSICUM_A)
+$(SELFTESTS): $(SELFTEST_OBJS) $(O)/daemon/load.o $(O)/daemon/pinned.o $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz -lpthread
 
 # The selftests load through the daemon's loader, unchanged.

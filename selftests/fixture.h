@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* capsicumd's default --uid-quota, which both selftest boots use. */
 #define FIXTURE_UID_QUOTA 16384
@@ -13,6 +14,20 @@
 
 /* Root loads the programs on first need; uid 1000 finds them pinned. */
 bool fixture_loaded(void);
+/* capsicumd's pid (its pidfile, checked against /proc), or 0. */
+pid_t fixture_daemon_pid(void);
+/*
+ * Removes the pinned state and waits, bounded, until no Capsicum program
+ * answers any more. Skips the test unless this binary loaded the state
+ * (root, no capsicumd): for tests that need Capsicum unloaded, whatever
+ * ran before them. fixture_loaded() loads it again.
+ */
+bool fixture_unload(void);
+/*
+ * The wait alone (root): true once no program answers and no BPF link is
+ * left in the system, false after a bound.
+ */
+bool fixture_wait_detached(void);
 /* Limits fd to every right except the bits of `right` (CAP_* value). */
 int fixture_limit_all_but(int fd, uint64_t right);
 

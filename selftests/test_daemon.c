@@ -33,33 +33,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PIDFILE	 "/run/capsicumd.pid"
 #define AUDIT	 "/run/capsicumd/audit.log"
 #define WAIT_MS	 60000 /* TCG is slow; a bound, not a synchronisation */
 #define PROG_PIN CAPSICUM_PIN_DIR "/prog_capsicum_prctl"
 #define LINK_PIN CAPSICUM_PIN_DIR "/link_capsicum_prctl"
-
-/* capsicumd's pid, or 0 if it does not run. */
-static pid_t daemon_pid(void)
-{
-	char path[64], comm[32] = "";
-	FILE *f = fopen(PIDFILE, "re");
-	int pid = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%d", &pid) != 1)
-		pid = 0;
-	fclose(f);
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = pid > 0 ? fopen(path, "re") : NULL;
-	if (!f)
-		return 0;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	return strcmp(comm, "capsicumd\n") ? 0 : pid;
-}
 
 /* Skips unless root and capsicumd runs; returns its pid. */
 static pid_t need_daemon(void)
@@ -68,7 +45,7 @@ static pid_t need_daemon(void)
 
 	if (!selftest_is_root())
 		selftest_skip("needs root (capctl fds, the audit log)");
-	pid = daemon_pid();
+	pid = fixture_daemon_pid();
 	if (!pid)
 		selftest_skip("capsicumd is not running (boot without "
 			      "--daemon)");
@@ -259,7 +236,7 @@ static void ps_and_status_show(pid_t pid)
 	if (ASSERT_EQ(capture(status, out, sizeof(out)), 0,
 		      "capctl --json status")) {
 		snprintf(want, sizeof(want), "\"daemon_pid\":%d,",
-			 daemon_pid());
+			 fixture_daemon_pid());
 		ASSERT_TRUE(strstr(out, "\"loaded\":true,\"same_build\":true"),
 			    "status: loaded, this build");
 		ASSERT_TRUE(strstr(out, want), "status names the daemon");
@@ -475,7 +452,7 @@ SELFTEST(daemon_sigkill_and_restart_lose_no_restriction)
 	/* Enforcement lives in the pinned links: no window. */
 	ASSERT_EQ(sandbox_write(&sb, 3), ENOTCAPABLE, "denied, daemon dead");
 	ASSERT_EQ(capture(start, out, sizeof(out)), 0, "init script start");
-	now = daemon_pid();
+	now = fixture_daemon_pid();
 	ASSERT_TRUE(now && now != old, "a new capsicumd runs");
 	ASSERT_EQ(sandbox_write(&sb, 3), ENOTCAPABLE, "denied after restart");
 	if (fds_json(sb.pid, json, sizeof(json)))
