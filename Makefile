@@ -47,7 +47,8 @@ CAPCTL := $(O)/cli/capctl
 CAPCTL_DAEMON_OBJS := $(addprefix $(O)/daemon/,audit_line.o counters.o load.o)
 # Logic the host unit tests exercise without BPF.
 UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o resolve.o) \
-	$(addprefix $(O)/daemon/,audit_line.o log.o ratelimit.o notify.o)
+	$(addprefix $(O)/daemon/,audit_line.o log.o ratelimit.o notify.o) \
+	$(O)/selftests/run_child.o
 RUNAS := $(O)/selftests/vm/runas
 WAITER := $(O)/selftests/vm/waiter
 CAPINFO := $(O)/selftests/vm/capinfo
@@ -103,7 +104,7 @@ $(RIGHTS_TABLE): tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv | $(O
 	mv $@.tmp $@
 
 $(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
-	$(CC) $(CFLAGS) -I$(O)/tests -Icli -Idaemon -c $< -o $@
+	$(CC) $(CFLAGS) -I$(O)/tests -Icli -Idaemon -Iselftests -c $< -o $@
 
 $(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lcriterion
