@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <string.h>
 #include <sys/capsicum.h>
+#include <sys/procdesc.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -114,6 +116,56 @@ bool fixture_unload(void)
 	return ASSERT_OK(pinned_unload(), "unload the pinned state") &&
 	       ASSERT_TRUE(fixture_wait_detached(),
 			   "programs detached once unpinned");
+}
+
+int fixture_scratch_file(const char *content)
+{
+	char path[] = "/tmp/scratch.XXXXXX";
+	int fd = mkstemp(path);
+	size_t n = content ? strlen(content) : 0;
+
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (n && write(fd, content, n) != (ssize_t)n) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+bool fixture_scratch_twice(int fds[2])
+{
+	char path[] = "/tmp/scratch2.XXXXXX";
+
+	fds[0] = mkstemp(path);
+	fds[1] = fds[0] < 0 ? -1 : open(path, O_RDWR);
+	if (fds[0] >= 0)
+		unlink(path);
+	return fds[0] >= 0 && fds[1] >= 0;
+}
+
+pid_t fixture_pdfork_piped(struct fixture_pdchild *c, int flags)
+{
+	pid_t pid;
+
+	if (pipe(c->go) || pipe(c->ack))
+		return -1;
+	pid = pdfork(&c->pd, flags);
+	/* A bound, so a child whose parent failed cannot outlive the run. */
+	if (pid == 0)
+		alarm(30);
+	return pid;
+}
+
+int fixture_pdchild_close_release(struct fixture_pdchild *c, pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || close(c->pd) || write(c->go[1], "x", 1) != 1 ||
+	    waitpid(pid, &status, __WALL) != pid)
+		return -1;
+	return status;
 }
 
 int fixture_limit_all_but(int fd, uint64_t right)

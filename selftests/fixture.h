@@ -28,6 +28,29 @@ bool fixture_unload(void);
  * left in the system, false after a bound.
  */
 bool fixture_wait_detached(void);
+/*
+ * A scratch file, already unlinked, open read-write, holding `content`
+ * (NULL: empty) with the offset after it; -1 on failure.
+ */
+int fixture_scratch_file(const char *content);
+/* One scratch file opened twice: two open files of it, both read-write. */
+bool fixture_scratch_twice(int fds[2]);
+/*
+ * A pdfork child on two pipes: it waits for a byte on go[0] and answers
+ * on ack[1]. fixture_pdfork_piped() returns as pdfork does (0 in the
+ * child, whose life it bounds with alarm(30)); -1 if a pipe failed.
+ */
+struct fixture_pdchild {
+	int pd;
+	int go[2];
+	int ack[2];
+};
+pid_t fixture_pdfork_piped(struct fixture_pdchild *c, int flags);
+/*
+ * Closes the process descriptor, then releases the child with one byte
+ * and reaps it by pid: its wait status, or -1.
+ */
+int fixture_pdchild_close_release(struct fixture_pdchild *c, pid_t pid);
 /* Limits fd to every right except the bits of `right` (CAP_* value). */
 int fixture_limit_all_but(int fd, uint64_t right);
 

@@ -139,16 +139,6 @@ static bool has_rights(const char *obj, uint64_t r0, uint64_t r1)
 	return strstr(obj, want) != NULL;
 }
 
-static int scratch_file(void)
-{
-	char path[] = "/tmp/daemon.XXXXXX";
-	int fd = mkstemp(path);
-
-	if (fd >= 0)
-		unlink(path);
-	return fd;
-}
-
 /* A waiter under capctl run: its pid, stdin to feed and answers to read. */
 struct sandbox {
 	pid_t pid;
@@ -251,7 +241,7 @@ SELFTEST(daemon_capctl_fds_shows_the_rights_set)
 	int file;
 
 	need_daemon();
-	file = scratch_file();
+	file = fixture_scratch_file(NULL);
 	if (!ASSERT_OK(file, "scratch file") ||
 	    !sandbox_start(&sb, file, "1=write", "3=read,seek"))
 		return;
@@ -441,7 +431,7 @@ SELFTEST(daemon_sigkill_and_restart_lose_no_restriction)
 	struct sandbox sb;
 	char out[512], obj[1024];
 	pid_t old = need_daemon(), now;
-	int file = scratch_file();
+	int file = fixture_scratch_file(NULL);
 
 	if (!ASSERT_OK(file, "scratch file") ||
 	    !sandbox_start(&sb, file, "3=read", NULL))
@@ -591,7 +581,7 @@ SELFTEST(daemon_protects_the_pin_directory)
 		  "a private mount namespace may mount over it");
 
 	/* The pins still work: a limit holds and cap_rights_get reads it. */
-	fd = scratch_file();
+	fd = fixture_scratch_file(NULL);
 	if (!ASSERT_OK(fd, "scratch file"))
 		return;
 	cap_rights_init(&rights, CAP_READ);

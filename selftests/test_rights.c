@@ -40,17 +40,7 @@ static bool loaded(void)
 /* A scratch file with some content, opened read-write. */
 static int scratch_file(void)
 {
-	char path[] = "/tmp/rights.XXXXXX";
-	int fd = mkstemp(path);
-
-	if (fd >= 0) {
-		unlink(path);
-		if (write(fd, "capsicum", 8) != 8) {
-			close(fd);
-			return -1;
-		}
-	}
-	return fd;
+	return fixture_scratch_file("capsicum");
 }
 
 /*
