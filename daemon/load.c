@@ -87,7 +87,8 @@ static void skip_absent(struct capsicum_bpf *skel, const struct btf *btf)
 		  "__ia32_compat_sys_fcntl" },
 		{ skel->progs.capsicum_openat_exit_ia32,
 		  "__ia32_compat_sys_openat" },
-		{ skel->progs.capsicum_openat2_exit_ia32, "__ia32_sys_openat2" },
+		{ skel->progs.capsicum_openat2_exit_ia32,
+		  "__ia32_sys_openat2" },
 		{ skel->progs.capsicum_close_exit_ia32, "__ia32_sys_close" },
 		{ skel->progs.capsicum_close_range_exit_ia32,
 		  "__ia32_sys_close_range" },
@@ -201,14 +202,12 @@ static int protect_arm(struct capsicum_bpf *skel, const char *dir)
 	err = protect_path(skel, dir);
 	if (err)
 		return err;
-	bpf_object__for_each_map(map, skel->obj)
-	{
+	bpf_object__for_each_map(map, skel->obj) {
 		err = protect_id(skel, CAPSICUM_PROTECT_MAP, bpf_map__fd(map));
 		if (err)
 			return err;
 	}
-	bpf_object__for_each_program(prog, skel->obj)
-	{
+	bpf_object__for_each_program(prog, skel->obj) {
 		err = protect_id(skel, CAPSICUM_PROTECT_PROG,
 				 bpf_program__fd(prog));
 		if (err)
