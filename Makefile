@@ -9,6 +9,21 @@ KERNEL ?= 6.12
 # The stock kernels of the test matrix (selftests/vm/kernels.txt).
 STOCK_KERNELS := 6.1 6.12
 VM_TIMEOUT ?= 900
+VERSION := 0.1.0
+
+# make install: GNU-style directories, all overridable.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# systemd reads units from /usr/local/lib/systemd/system too.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+# Init scripts are found in /etc/init.d only, whatever the prefix.
+INITDIR ?= /etc/init.d
 
 WARN := -Wall -Wextra -Werror
 # No checkout path in the binaries (debug info, the BTF of the embedded BPF
@@ -53,14 +68,20 @@ RUNAS := $(O)/selftests/vm/runas
 WAITER := $(O)/selftests/vm/waiter
 CAPINFO := $(O)/selftests/vm/capinfo
 INITRAMFS := $(O)/vm/initramfs.cpio
+# make install's tree under $(O)/stage (same directories, DESTDIR=$(STAGE)):
+# what the consumer test builds against through pkg-config, and the VM gets.
+STAGE := $(abspath $(O))/stage
+STAGE_STAMP := $(O)/stage.stamp
+CAPH_CAT := $(O)/selftests/programs/caph_cat
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 # BPF objects are inputs of the skeletons; keep them for inspection.
 .SECONDARY: $(BPF_OBJS)
 
-.PHONY: all deps test test-unit selftest run vmlinux clean bench
+.PHONY: all deps test test-unit selftest run vmlinux clean bench bpf-headers \
+	install uninstall test-install installables deb
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
-	$(UNIT_TESTS) $(INITRAMFS)
+	$(UNIT_TESTS) $(CAPH_CAT) $(INITRAMFS)
 
 deps:
 	O=$(abspath $(O)) scripts/deps.sh
@@ -72,9 +93,121 @@ $(O)/lib/%.o: lib/%.c | $(O)/lib
 $(LIBCAPSICUM_A): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBCAPSICUM_SO): $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libcapsicum.so.0 -o $@ $^
+# The version script exports the installed headers' functions only; the
+# tree's own programs that need internals link libcapsicum.a.
+$(LIBCAPSICUM_SO): $(LIB_OBJS) lib/libcapsicum.map
+	$(CC) -shared -Wl,-soname,libcapsicum.so.0 \
+		-Wl,--version-script=lib/libcapsicum.map -o $@ $(LIB_OBJS)
 	ln -sf libcapsicum.so.0 $(O)/libcapsicum.so
+
+# --- make install / uninstall ----------------------------------------------
+# The headers a program of ours needs: FreeBSD's, the ABI <sys/capsicum.h>
+# includes, and the rights-name extension. pins.h and fdtable_iter.h are
+# the daemon's business and stay out.
+PUBLIC_HEADERS := sys/capsicum.h sys/procdesc.h capsicum_helpers.h \
+	capsicum/abi.h capsicum/rights_names.h
+MAN3 := $(wildcard doc/man/*.3)
+MAN8 := $(wildcard doc/man/*.8)
+
+# $(call install_to,ROOT): the whole installation under ROOT (DESTDIR).
+# The .pc file, the unit and the init script name the directories of this
+# installation, so they are written here, never built ahead.
+define install_to
+	install -d $(1)$(INCLUDEDIR)/sys $(1)$(INCLUDEDIR)/capsicum $(1)$(LIBDIR) \
+		$(1)$(PKGCONFIGDIR) $(1)$(BINDIR) $(1)$(SBINDIR) $(1)$(MANDIR)/man3 \
+		$(1)$(MANDIR)/man8 $(1)$(SYSTEMDUNITDIR) $(1)$(INITDIR)
+	for h in $(PUBLIC_HEADERS); do install -m 0644 include/$$h $(1)$(INCLUDEDIR)/$$h || exit 1; done
+	install -m 0755 $(LIBCAPSICUM_SO) $(1)$(LIBDIR)/libcapsicum.so.0
+	ln -sf libcapsicum.so.0 $(1)$(LIBDIR)/libcapsicum.so
+	install -m 0644 $(LIBCAPSICUM_A) $(1)$(LIBDIR)/libcapsicum.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		lib/libcapsicum.pc.in >$(1)$(PKGCONFIGDIR)/libcapsicum.pc
+	chmod 0644 $(1)$(PKGCONFIGDIR)/libcapsicum.pc
+	install -m 0755 $(CAPCTL) $(1)$(BINDIR)/capctl
+	install -m 0755 $(CAPSICUMD) $(1)$(SBINDIR)/capsicumd
+	install -m 0644 $(MAN3) $(1)$(MANDIR)/man3
+	install -m 0644 $(MAN8) $(1)$(MANDIR)/man8
+	scripts/man-links.sh $(MAN3) | while read -r alias page; do \
+		ln -sf $$page $(1)$(MANDIR)/man3/$$alias || exit 1; done
+	sed 's|/usr/sbin/capsicumd|$(SBINDIR)/capsicumd|' daemon/capsicumd.service \
+		>$(1)$(SYSTEMDUNITDIR)/capsicumd.service
+	chmod 0644 $(1)$(SYSTEMDUNITDIR)/capsicumd.service
+	sed 's|/usr/sbin/capsicumd|$(SBINDIR)/capsicumd|' daemon/capsicumd.init \
+		>$(1)$(INITDIR)/capsicumd
+	chmod 0755 $(1)$(INITDIR)/capsicumd
+endef
+
+# Removes what install_to installed, and the directories only it created.
+define uninstall_from
+	rm -f $(addprefix $(1)$(INCLUDEDIR)/,$(PUBLIC_HEADERS)) \
+		$(1)$(LIBDIR)/libcapsicum.so.0 $(1)$(LIBDIR)/libcapsicum.so \
+		$(1)$(LIBDIR)/libcapsicum.a $(1)$(PKGCONFIGDIR)/libcapsicum.pc \
+		$(1)$(BINDIR)/capctl $(1)$(SBINDIR)/capsicumd \
+		$(addprefix $(1)$(MANDIR)/man3/,$(notdir $(MAN3))) \
+		$(addprefix $(1)$(MANDIR)/man8/,$(notdir $(MAN8))) \
+		$(1)$(SYSTEMDUNITDIR)/capsicumd.service $(1)$(INITDIR)/capsicumd
+	scripts/man-links.sh $(MAN3) | while read -r alias page; do \
+		rm -f $(1)$(MANDIR)/man3/$$alias; done
+	-rmdir $(1)$(INCLUDEDIR)/capsicum $(1)$(INCLUDEDIR)/sys 2>/dev/null
+endef
+
+INSTALL_INPUTS := $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) lib/libcapsicum.pc.in $(CAPCTL) \
+	$(CAPSICUMD) $(addprefix include/,$(PUBLIC_HEADERS)) $(MAN3) $(MAN8) \
+	daemon/capsicumd.service daemon/capsicumd.init scripts/man-links.sh
+
+# What make install installs, built alone (debian/rules): no tests, no VM.
+installables: $(INSTALL_INPUTS)
+
+install: $(INSTALL_INPUTS)
+	$(call install_to,$(DESTDIR))
+
+uninstall:
+	$(call uninstall_from,$(DESTDIR))
+
+$(STAGE_STAMP): $(INSTALL_INPUTS)
+	rm -rf $(STAGE)
+	$(call install_to,$(STAGE))
+	touch $@
+
+# A FreeBSD-style program built as any user of the library would: only the
+# staged tree and pkg-config, none of the tree's own flags or headers.
+STAGE_PKG_CONFIG := PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$(STAGE)$(PKGCONFIGDIR) \
+	PKG_CONFIG_SYSROOT_DIR=$(STAGE) pkg-config
+$(CAPH_CAT): selftests/programs/caph_cat.c $(STAGE_STAMP) | $(O)/selftests/programs
+	flags=$$($(STAGE_PKG_CONFIG) --cflags --libs libcapsicum) && \
+		$(CC) -std=gnu11 -O2 $(WARN) $(REPRO) -o $@ $< $$flags
+
+# Installs are complete and reversible, man pages render cleanly, the
+# shared library exports the headers' functions and nothing else, and the
+# installed headers also build in strict ISO C and as C++.
+test-install: $(STAGE_STAMP) $(CAPH_CAT)
+	scripts/check-exports.sh $(STAGE)$(LIBDIR)/libcapsicum.so.0 $(STAGE)$(INCLUDEDIR)
+	printf '%s\n' '#include <capsicum_helpers.h>' '#include <sys/procdesc.h>' \
+		'#include <capsicum/rights_names.h>' \
+		'int main(void) { caph_cache_tzdata(); return caph_enter(); }' \
+		>$(O)/strict_headers.c
+	flags=$$($(STAGE_PKG_CONFIG) --cflags libcapsicum) && \
+		$(CC) -std=c11 -pedantic $(WARN) -fsyntax-only $$flags $(O)/strict_headers.c && \
+		$(CC) -x c++ $(WARN) -fsyntax-only $$flags $(O)/strict_headers.c
+	for m in $(STAGE)$(MANDIR)/man*/*; do \
+		w=$$(MANWIDTH=80 man --warnings -l $$m 2>&1 >/dev/null); \
+		[ -z "$$w" ] || { echo "$$m: $$w"; exit 1; }; done
+	rm -rf $(O)/unstage && cp -a $(STAGE) $(O)/unstage
+	$(call uninstall_from,$(abspath $(O))/unstage)
+	left=$$(find $(O)/unstage ! -type d) && [ -z "$$left" ] || \
+		{ echo "uninstall left: $$left"; exit 1; }
+	@echo "test-install: install, man pages, exports, pkg-config consumer and uninstall ok"
+
+# The Debian packages (debian/), built from a copy of the tree so that
+# debian/rules clean does not wipe this build; lintian errors fail it.
+DEB_DIR := $(O)/deb
+deb:
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	tar -cf - --exclude=./.git --exclude=./$(O) . | tar -xf - -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
 
 # --- BPF programs and their skeletons ---------------------------------------
 $(O)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h | $(O)/bpf
@@ -112,7 +245,8 @@ $(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCAPSICUM_A)
 # The matrix check runs `capsicum_selftests --list` on the host, so every
 # run of the unit tests needs the selftest binary built first.
 $(O)/tests/test_matrix.o: CFLAGS += -DSELFTESTS_BIN='"$(abspath $(SELFTESTS))"' \
-	-DMATRIX_DOC='"$(abspath doc/enforcement.md)"'
+	-DMATRIX_DOC='"$(abspath doc/enforcement.md)"' \
+	-DSECURITY_DOC='"$(abspath doc/security.md)"'
 
 # --- VM selftests -----------------------------------------------------------
 $(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
@@ -134,12 +268,18 @@ $(WAITER): selftests/vm/waiter.c | $(O)/selftests/vm
 $(CAPINFO): selftests/vm/capinfo.c $(LIBCAPSICUM_A) | $(O)/selftests/vm
 	$(CC) $(CFLAGS) -static -o $@ $< $(LIBCAPSICUM_A)
 
+# The staged library goes where make install puts it; caph_cat finds it
+# there through LD_LIBRARY_PATH, as the guest has no ld.so.cache. One zone
+# file lets the tests check caph_cache_tzdata() with a real zone.
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		$(RUNAS) $(WAITER) $(CAPINFO) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
-		selftests/vm/demo.sh | $(O)/vm
+		selftests/vm/demo.sh $(STAGE_STAMP) $(CAPH_CAT) | $(O)/vm
 	selftests/vm/mkinitramfs.sh $@ -t daemon/capsicumd.init:/etc/init.d/capsicumd \
 		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
 		-t $(CAPINFO):/bin/capinfo \
+		-t $(STAGE)$(LIBDIR)/libcapsicum.so.0:$(LIBDIR)/libcapsicum.so.0 \
+		-t $(CAPH_CAT):/usr/libexec/capsicum/caph_cat \
+		-t /usr/share/zoneinfo/Europe/Berlin:/usr/share/zoneinfo/Europe/Berlin \
 		$(SELFTESTS) $(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL)
 
 # --- benchmarks (make bench; not part of make test) -------------------------
@@ -167,7 +307,18 @@ bench: $(BENCH_INITRAMFS)
 	O=$(abspath $(O)) bench/run.sh $(STOCK_KERNELS)
 
 # --- running ----------------------------------------------------------------
-test-unit: $(UNIT_TESTS) $(SELFTESTS)
+# Each bpf/*.bpf.h compiles on its own: it includes what it uses, so no
+# header works only because of capsicum.bpf.c's include order. (Unused
+# static functions are expected: a header serves the ones after it.)
+BPF_HEADERS := $(wildcard bpf/*.bpf.h)
+bpf-headers: $(BPF_HEADERS)
+	@for h in $(BPF_HEADERS); do \
+		printf '#include "%s"\n' "$$h" | \
+		$(CLANG) $(BPF_CFLAGS) -Wno-unused-function -I. -fsyntax-only \
+			-x c - -o /dev/null || { echo "$$h does not compile alone"; exit 1; }; \
+	done
+
+test-unit: $(UNIT_TESTS) $(SELFTESTS) bpf-headers test-install
 	$(UNIT_TESTS) --jobs 2
 
 selftest: $(INITRAMFS)
@@ -179,7 +330,7 @@ run: $(INITRAMFS)
 	O=$(abspath $(O)) selftests/vm/run-vm.sh --kernel $(KERNEL) --daemon \
 		--root-only --timeout $(VM_TIMEOUT) -- sh /usr/share/capsicum/demo.sh
 
-test: all
+test: all bpf-headers test-install
 	$(UNIT_TESTS) --jobs 2
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(STOCK_KERNELS)
 
@@ -188,12 +339,12 @@ vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
 $(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm \
-		$(O)/bench:
+		$(O)/bench $(O)/selftests/programs:
 	mkdir -p $@
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.
 clean:
-	find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
+	[ ! -d $(O) ] || find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
 		-exec rm -rf {} +
 
 -include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \

@@ -111,6 +111,54 @@ static __always_inline int derive_floor(struct capsicum_proc *p,
 }
 
 /*
+ * A floor keeps no ioctl list, so a file opened through a directory
+ * descriptor with one gets a floor that allows no ioctl. Its new
+ * descriptor gets the list once it has a number, at openat's exit
+ * (track.bpf.h: ioctls_inherit), from the directory descriptor this
+ * records, if it still holds the same directory then.
+ */
+struct ioctls_pending {
+	__u64 file; /* the file being opened; 0: nothing pending */
+	__u64 dir;  /* the struct file the dirfd held at file_open */
+	__s32 dirfd;
+	__u32 pad;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct ioctls_pending);
+} ioctls_pending SEC(".maps");
+
+/*
+ * Every openat's file_open comes here, so a record left by an open that
+ * failed later never stands for another file that reuses the address.
+ */
+static __always_inline void ioctls_pend(struct file *file, const struct held *h,
+					bool derived)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ioctls_pending *x;
+
+	if (!derived || h->fd < 0 || h->nioctls <= 0) {
+		/* Every ioctl (the floor says so), or none: nothing to copy. */
+		if (!task->bpf_storage)
+			return;
+		x = bpf_task_storage_get(&ioctls_pending, task, 0, 0);
+		if (x)
+			x->file = 0;
+		return;
+	}
+	x = bpf_task_storage_get(&ioctls_pending, task, 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!x)
+		return; /* no memory: the floor allows no ioctl */
+	x->dir = (__u64)fd_file(h->fd);
+	x->dirfd = h->fd;
+	x->file = (__u64)file;
+}
+
+/*
  * An exec in capability mode, per thread: the program bprm_check_security
  * let through, and how many times the ELF loader has read it since.
  */
@@ -202,9 +250,11 @@ static __noinline int file_open_check(struct file *file)
 		return other_lookup(p, nr, CAPSICUM_HOOK_FILE_OPEN);
 	}
 	err = at_check_held(p, l, file->f_path.dentry, file->f_path.mnt, &h);
-	if (err || !h.limited)
-		return err;
-	return derive_floor(p, file, &h);
+	if (!err && h.limited)
+		err = derive_floor(p, file, &h);
+	if (nr == NR_openat || nr == NR_openat2)
+		ioctls_pend(file, &h, !err && h.limited);
+	return err;
 }
 
 SEC("lsm/file_open")

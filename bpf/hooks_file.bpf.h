@@ -246,8 +246,24 @@ static __always_inline __u32 fcntl_subright(unsigned int cmd, __u64 *need)
 	case 38: /* F_OFD_SETLKW */
 		*need = CAP_FLOCK;
 		return 0;
+	/*
+	 * Linux-only commands with a right of their own, not CAP_FCNTL: the
+	 * seals as the 2014 series mapped them (reading them is a stat of
+	 * the file, adding one changes what may be done to it, like a mode),
+	 * and leases with CAP_FLOCK, since a lease is a lock on the file.
+	 */
+	case 1024: /* F_SETLEASE */
+	case 1025: /* F_GETLEASE */
+		*need = CAP_FLOCK;
+		return 0;
+	case 1034: /* F_GET_SEALS */
+		*need = CAP_FSTAT;
+		return 0;
+	case 1033: /* F_ADD_SEALS */
+		*need = CAP_FCHMOD;
+		return 0;
 	default:
-		/* Linux-only commands (leases, seals, pipe size): CAP_FCNTL. */
+		/* Other Linux-only commands (pipe size, ...): CAP_FCNTL. */
 		return 0;
 	}
 }

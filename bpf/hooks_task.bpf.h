@@ -42,4 +42,32 @@ int BPF_PROG(capsicum_task_kill, struct task_struct *target)
 	return capmode_refuse(CAPSICUM_HOOK_TASK_KILL, -1);
 }
 
+/*
+ * getsid and getpgid of a pid: the filter allows any pid, since it cannot
+ * know the caller's own after a fork; capability mode here allows only
+ * the caller's process (any of its threads). The kernel calls these hooks
+ * only for a nonzero pid; pid 0 is always the caller.
+ */
+static __always_inline int own_process_only(struct task_struct *target)
+{
+	struct capsicum_proc *p = current_proc();
+
+	if (!p || !in_capmode(p) ||
+	    target->tgid == bpf_get_current_task_btf()->tgid)
+		return 0;
+	return capmode_refuse(CAPSICUM_HOOK_TASK_QUERY, -1);
+}
+
+SEC("lsm/task_getsid")
+int BPF_PROG(capsicum_task_getsid, struct task_struct *target)
+{
+	return own_process_only(target);
+}
+
+SEC("lsm/task_getpgid")
+int BPF_PROG(capsicum_task_getpgid, struct task_struct *target)
+{
+	return own_process_only(target);
+}
+
 #endif

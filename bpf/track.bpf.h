@@ -11,8 +11,9 @@
 #define CAPSICUM_TRACK_BPF_H
 
 #include "control.bpf.h"
-#include "syscalls.bpf.h"
+#include "hooks_at.bpf.h"
 #include "hooks_sock.bpf.h"
+#include "syscalls.bpf.h"
 
 #define CLONE_FILES	    0x00000400
 #define CLONE_THREAD	    0x00010000
@@ -297,6 +298,62 @@ static __always_inline void o_path_exit(struct capsicum_proc *p, int dirfd,
 }
 
 /*
+ * newfd, just opened through dirfd, gets the ioctl list file_open found on
+ * dirfd (hooks_at.bpf.h: ioctls_pend), as on FreeBSD: an entry with the
+ * floor's rights and a copy of the list. If dirfd no longer holds that
+ * directory, or there is no room for the copy (a full table or a used-up
+ * quota), newfd stays on the floor, which allows no ioctl: narrower,
+ * never wider, than the directory's list.
+ */
+static __always_inline void ioctls_inherit(struct capsicum_proc *p, int newfd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct capsicum_fd_key kd = { .table_id = p->table_id };
+	struct capsicum_fd_key kn = { .table_id = p->table_id, .fd = newfd };
+	struct capsicum_floor_key fk = { .table_id = p->table_id };
+	struct capsicum_fd_rights *floor, e;
+	struct capsicum_ioctls *l;
+	struct ioctls_pending *x;
+	struct file *file, *dir;
+	struct held h;
+	int err;
+
+	if (!task->bpf_storage)
+		return;
+	x = bpf_task_storage_get(&ioctls_pending, task, 0, 0);
+	if (!x || !x->file)
+		return;
+	file = fd_file(newfd);
+	dir = fd_file(x->dirfd);
+	kd.fd = x->dirfd;
+	fk.file = x->file;
+	if ((__u64)file != x->file || (__u64)dir != x->dir || !dir) {
+		x->file = 0;
+		return;
+	}
+	x->file = 0;
+	held_rights(p, dir, kd.fd, &h);
+	floor = bpf_map_lookup_elem(&cap_floors, &fk);
+	l = bpf_map_lookup_elem(&cap_ioctls, &kd);
+	if (h.fd < 0 || h.nioctls <= 0 || !floor || !l)
+		return;
+	e = *floor;
+	e.nioctls = h.nioctls;
+	err = entry_put(&cap_ioctls, &kn, l, p->uid, QUOTA_IOCTLS, newfd);
+	if (!err) {
+		proc_set_flag(p, CAPSICUM_PROC_IOCTLS);
+		err = entry_put(&cap_fds, &kn, &e, p->uid, QUOTA_ENTRIES,
+				newfd);
+		if (err)
+			entry_del(&cap_ioctls, &kn, p->uid, QUOTA_IOCTLS);
+	}
+	if (err)
+		report(CAPSICUM_HOOK_FILE_OPEN, -err, newfd, 0, 0, NULL);
+	else
+		note_fd(p, newfd);
+}
+
+/*
  * openat2: how is in user memory, so its flags are not known here
  * (flags_known false).
  */
@@ -310,6 +367,7 @@ static __noinline int openat_exit_body(int dirfd, unsigned long flags,
 		return 0;
 	/* A reused fd number must not keep a closed descriptor's entry. */
 	fd_forget(p, (int)ret);
+	ioctls_inherit(p, (int)ret);
 	/* openat's flags, as the kernel used them: not O_PATH, no more work. */
 	if (flags_known && !(flags & O_PATH))
 		return 0;

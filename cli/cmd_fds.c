@@ -23,6 +23,8 @@ static const char *source_name(enum resolve_source s)
 		return "entry";
 	case RESOLVE_FLOOR:
 		return "floor";
+	case RESOLVE_LOW:
+		return "low";
 	default:
 		return "unrestricted";
 	}

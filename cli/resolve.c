@@ -29,12 +29,17 @@ void resolve_fd(const struct resolve_tables *t,
 	struct capsicum_fd_key k = { .fd = fd };
 	struct capsicum_floor_key fk = { .file = file };
 	struct capsicum_fd_rights e;
-	__u64 gen = 0;
+	struct capsicum_file f;
+	__u64 gen;
 
 	memset(out, 0, sizeof(*out));
 	all_rights(out);
-	if (!proc || t->file_gen(t->ctx, file, &gen) || !gen)
-		return; /* no table, or no limit ever touched this file */
+	if (!proc ||
+	    !(proc->flags & (CAPSICUM_PROC_LIMITED | CAPSICUM_PROC_SHARED_FDS)))
+		return; /* no table, or one for capability mode only */
+	if (t->file(t->ctx, file, &f) || !f.gen)
+		return; /* no limit ever touched this file */
+	gen = f.gen;
 	k.table_id = proc->table_id;
 	fk.table_id = proc->table_id;
 	if (!t->fd_entry(t->ctx, &k, &e) && e.file == file && e.gen == gen) {
@@ -50,6 +55,13 @@ void resolve_fd(const struct resolve_tables *t,
 		}
 		return;
 	}
-	if (!t->floor(t->ctx, &fk, &e) && e.gen == gen)
+	if (!t->floor(t->ctx, &fk, &e) && e.gen == gen) {
 		from_entry(out, &e, RESOLVE_FLOOR);
+	} else if (proc->flags & CAPSICUM_PROC_INCOMPLETE) {
+		out->source = RESOLVE_LOW;
+		out->rights[0] = f.low[0];
+		out->rights[1] = f.low[1];
+		out->fcntls = 0;
+		out->nioctls = 0;
+	}
 }

@@ -7,16 +7,20 @@
 
 /*
  * The rights of one descriptor, decided exactly as the BPF side's
- * held_rights() (bpf/state.bpf.h) and CAPSICUM_OP_GET do: an entry keyed
- * by (table, fd) counts only if its file and generation still match the
- * file the fd maps to; otherwise the file's floor, if its generation
- * matches; otherwise the descriptor is unrestricted. The lookups are
- * callbacks so this runs against the pinned maps or a unit test's tables.
+ * held_rights() (bpf/state.bpf.h) and CAPSICUM_OP_GET do for a descriptor
+ * the fd table maps to its file: a table for capability mode only limits
+ * nothing; an entry keyed by (table, fd) counts only if its file and
+ * generation still match the file the fd maps to; otherwise the file's
+ * floor, if its generation matches; otherwise, in a table whose copy at
+ * fork did not complete, the file's low; otherwise the descriptor is
+ * unrestricted. The lookups are callbacks so this runs against the pinned
+ * maps or a unit test's tables; the selftest
+ * daemon_capctl_fds_agrees_with_cap_rights_get compares the two.
  */
 struct resolve_tables {
 	void *ctx;
-	/* 0 and *gen set, or -1 if absent (gen 0: never limited). */
-	int (*file_gen)(void *ctx, __u64 file, __u64 *gen);
+	/* 0 and *f set, or -1 if absent (gen 0: never limited). */
+	int (*file)(void *ctx, __u64 file, struct capsicum_file *f);
 	int (*fd_entry)(void *ctx, const struct capsicum_fd_key *k,
 			struct capsicum_fd_rights *e);
 	int (*floor)(void *ctx, const struct capsicum_floor_key *k,
@@ -29,6 +33,7 @@ enum resolve_source {
 	RESOLVE_UNRESTRICTED, /* no limit applies */
 	RESOLVE_ENTRY,	      /* the descriptor's own entry */
 	RESOLVE_FLOOR,	      /* the file's floor (no valid entry) */
+	RESOLVE_LOW,	      /* the file's low (incomplete table, no floor) */
 };
 
 struct resolved {

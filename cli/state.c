@@ -98,14 +98,9 @@ void state_close(struct state *s)
 	}
 }
 
-static int t_file_gen(void *ctx, __u64 file, __u64 *gen)
+static int t_file(void *ctx, __u64 file, struct capsicum_file *f)
 {
-	struct capsicum_file f;
-	int err = lookup(((struct state *)ctx)->files, &file, &f);
-
-	if (!err)
-		*gen = f.gen;
-	return err;
+	return lookup(((struct state *)ctx)->files, &file, f);
 }
 
 static int t_fd_entry(void *ctx, const struct capsicum_fd_key *k,
@@ -129,7 +124,7 @@ static int t_ioctls(void *ctx, const struct capsicum_fd_key *k,
 void state_tables(struct state *s, struct resolve_tables *t)
 {
 	t->ctx = s;
-	t->file_gen = t_file_gen;
+	t->file = t_file;
 	t->fd_entry = t_fd_entry;
 	t->floor = t_floor;
 	t->ioctls = t_ioctls;

@@ -31,10 +31,12 @@ enum capsicum_capmode_verdict {
 };
 
 /*
- * One argument check.  All but CAPMODE_NULL compare only the low 32 bits of
- * the argument: every checked argument is an int, pid_t, uid_t or unsigned
- * int in the kernel, which drops the high half, so high garbage must not
- * change the verdict in either direction.
+ * One argument check.  All but CAPMODE_NULL compare the low 32 bits of the
+ * argument: every checked argument is an int, pid_t, uid_t or unsigned int
+ * in the kernel.  The kernel drops the high half, but the filter does not
+ * ignore it: a high half other than 0 or 0xffffffff (what a zero- or
+ * sign-extended 32-bit value has) fails the check, so a call is never
+ * allowed on the strength of a value the kernel would truncate.
  */
 enum capsicum_capmode_op {
 	CAPMODE_NONE = 0,
@@ -48,6 +50,7 @@ enum capsicum_capmode_op {
 	CAPMODE_UID_OR_NEG, /* ... or -1, "leave unchanged" */
 	CAPMODE_GID,
 	CAPMODE_GID_OR_NEG,
+	CAPMODE_NONE_OF, /* (arg & value) is none of set[0..nset) */
 };
 
 struct capsicum_capmode_check {
@@ -58,7 +61,7 @@ struct capsicum_capmode_check {
 	size_t nset;
 };
 
-#define CAPMODE_MAX_CHECKS 3
+#define CAPMODE_MAX_CHECKS 4
 
 struct capsicum_capmode_rule {
 	const char *name; /* without sys_ or __NR_ */

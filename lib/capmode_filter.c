@@ -129,12 +129,36 @@ static void one_of(struct prog *p, const __u32 *vals, size_t n, size_t deny)
 	emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0, dist(p, deny), vals[n - 1]);
 }
 
+/*
+ * A 32-bit argument's high half must be 0 or 0xffffffff (zero- or
+ * sign-extended), else deny: the kernel would truncate it, and the filter
+ * refuses rather than judge a value other than the one passed.
+ */
+static void emit_high_half(struct prog *p, __u8 arg, size_t deny)
+{
+	load(p, ARG_HI(arg));
+	emit(p, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0);
+	emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0, dist(p, deny), 0xffffffffU);
+}
+
+/* A: the low half. Jumps to deny if (A & mask) is one of vals. */
+static void none_of(struct prog *p, __u32 mask, const __u32 *vals, size_t n,
+		    size_t deny)
+{
+	if (mask != 0xffffffffU)
+		emit(p, BPF_ALU | BPF_AND | BPF_K, 0, 0, mask);
+	for (size_t i = 0; i < n; i++)
+		emit(p, BPF_JMP | BPF_JEQ | BPF_K, dist(p, deny), 0, vals[i]);
+}
+
 static void emit_check(struct prog *p, const struct capsicum_capmode_check *c,
 		       const struct capsicum_capmode_ids *ids, size_t deny)
 {
 	__u32 vals[4];
 	size_t n;
 
+	if (c->op != CAPMODE_NULL)
+		emit_high_half(p, c->arg, deny);
 	load(p, ARG_LO(c->arg));
 	switch (c->op) {
 	case CAPMODE_NE:
@@ -164,6 +188,13 @@ static void emit_check(struct prog *p, const struct capsicum_capmode_check *c,
 			return;
 		}
 		one_of(p, c->set, c->nset, deny);
+		break;
+	case CAPMODE_NONE_OF:
+		if (!c->nset || c->nset > JMP_MAX) {
+			p->err = EINVAL;
+			return;
+		}
+		none_of(p, c->value, c->set, c->nset, deny);
 		break;
 	case CAPMODE_UID:
 	case CAPMODE_UID_OR_NEG:

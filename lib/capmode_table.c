@@ -15,6 +15,7 @@
 #include <linux/sched.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include <sys/capsicum.h>
@@ -96,6 +97,16 @@ static const uint32_t prctl_ok[] = {
 	PR_GET_SPECULATION_CTRL,
 };
 
+/*
+ * Sockets that reach global state, which FreeBSD's capability mode has no
+ * way to: netlink (routing, audit, the kernel's configuration), packet
+ * sockets and raw IP (every packet of the host, with CAP_NET_RAW). The
+ * type is compared without SOCK_NONBLOCK/SOCK_CLOEXEC (SOCK_TYPE_MASK).
+ */
+static const uint32_t socket_domain_no[] = { AF_NETLINK, AF_PACKET };
+static const uint32_t socket_type_no[] = { SOCK_RAW, SOCK_PACKET };
+#define SOCK_TYPE_MASK 0xf
+
 /* The control plane reads its answers map; after exec it checks the map. */
 static const uint32_t bpf_ok[] = { BPF_MAP_LOOKUP_ELEM,
 				   BPF_OBJ_GET_INFO_BY_FD };
@@ -143,6 +154,12 @@ static const uint32_t bpf_ok[] = { BPF_MAP_LOOKUP_ELEM,
 		.arg = a, .op = CAPMODE_ONE_OF, .set = s,                      \
 		.nset = sizeof(s) / sizeof(s[0])                               \
 	}
+#define NONE_OF_MASKED(a, m, s)                                                \
+	{                                                                      \
+		.arg = a, .op = CAPMODE_NONE_OF, .value = (m), .set = s,       \
+		.nset = sizeof(s) / sizeof(s[0])                               \
+	}
+#define NONE_OF(a, s) NONE_OF_MASKED(a, 0xffffffffU, s)
 #define ID(a, op_)                                                             \
 	{                                                                      \
 		.arg = a, .op = op_                                            \
@@ -156,8 +173,9 @@ static const uint32_t bpf_ok[] = { BPF_MAP_LOOKUP_ELEM,
 #define P_XATTR "FreeBSD allows only extattr_*_fd"
 #define P_AT	"FreeBSD allows it relative to a dirfd; BPF checks beneath"
 #define P_NOHOOK                                                               \
-	"FreeBSD allows it relative to a dirfd, but no LSM hook sees the "     \
-	"object, so beneath cannot be checked"
+	"FreeBSD allows it relative to a dirfd; its one LSM hook, "            \
+	"inode_permission, sees an inode, not the path that reached it, so "   \
+	"beneath cannot be checked"
 #define P_GONE	 "not implemented on x86-64 Linux"
 #define P_MEM	 "caller's own address space; FreeBSD allows the VM calls"
 #define P_PRIV	 "system administration; FreeBSD denies"
@@ -210,7 +228,13 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	ALLOW(setitimer, "FreeBSD: setitimer"),
 	ALLOW(getpid, "FreeBSD: getpid"),
 	ALLOW(sendfile, "FreeBSD: sendfile; CAP_READ/CAP_WRITE"),
-	ALLOW(socket, "FreeBSD: socket"),
+	IF(socket,
+	   "domain not AF_NETLINK or AF_PACKET, type not SOCK_RAW or "
+	   "SOCK_PACKET",
+	   "FreeBSD: socket; netlink, packet and raw sockets reach the "
+	   "host's global state",
+	   NONE_OF(0, socket_domain_no),
+	   NONE_OF_MASKED(1, SOCK_TYPE_MASK, socket_type_no)),
 	DENY(connect, "FreeBSD denies connect (connectat only); Linux has "
 		      "no connectat"),
 	ALLOW(accept, "FreeBSD: accept; CAP_ACCEPT"),
@@ -306,12 +330,14 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	   ID(0, CAPMODE_GID_OR_NEG), ID(1, CAPMODE_GID_OR_NEG),
 	   ID(2, CAPMODE_GID_OR_NEG)),
 	ALLOW(getresgid, "FreeBSD: getresgid"),
-	IF(getpgid, C_SELF, "FreeBSD: getpgid (unscoped there)", EQ(0, 0)),
+	ALLOW(getpgid, "FreeBSD: getpgid; BPF task_getpgid: own process only "
+		       "(FreeBSD: any)"),
 	IF(setfsuid, "uid held at entry or -1",
 	   "Linux only; -1 is the query idiom", ID(0, CAPMODE_UID_OR_NEG)),
 	IF(setfsgid, "gid held at entry or -1",
 	   "Linux only; -1 is the query idiom", ID(0, CAPMODE_GID_OR_NEG)),
-	IF(getsid, C_SELF, "FreeBSD: getsid (unscoped there)", EQ(0, 0)),
+	ALLOW(getsid, "FreeBSD: getsid; BPF task_getsid: own process only "
+		      "(FreeBSD: any)"),
 	DENY(capget, "Linux only; its pid is in user memory, so seccomp "
 		     "cannot scope it"),
 	DENY(capset, "Linux only; no FreeBSD counterpart"),

@@ -31,9 +31,14 @@ static void req_init(struct capsicum_req *req, __u32 op)
 	req->op = op;
 }
 
-/* Sends an fd request. 0 on success, -1 with errno set otherwise. */
+/*
+ * Sends an fd request. 0 on success, -1 with errno set otherwise. The BPF
+ * side signals success through errno (CAPSICUM_STATUS_OK, 4000): the
+ * caller's errno is put back, since no API call may leak that status.
+ */
 static int fd_request(int fd, struct capsicum_req *req)
 {
+	int saved = errno;
 	int ret = fcntl(fd, F_GETFD, req);
 
 	if (ret >= 0) {
@@ -41,15 +46,21 @@ static int fd_request(int fd, struct capsicum_req *req)
 		errno = ENOSYS;
 		return -1;
 	}
-	if (errno == CAPSICUM_STATUS_OK)
+	if (errno == CAPSICUM_STATUS_OK) {
+		errno = saved;
 		return 0;
+	}
 	return -1;
 }
 
-/* A process request. Returns the success status, or -1 with errno. */
+/*
+ * A process request. Returns the success status, or -1 with errno; on
+ * success errno is the caller's again (see fd_request).
+ */
 static int proc_request(__u32 op)
 {
 	struct capsicum_req req;
+	int saved = errno, status;
 
 	req_init(&req, op);
 	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
@@ -58,8 +69,12 @@ static int proc_request(__u32 op)
 		errno = ENOSYS;
 		return -1;
 	}
-	if (errno == CAPSICUM_STATUS_OK || errno == CAPSICUM_STATUS_OK_CAPMODE)
-		return errno;
+	status = errno;
+	if (status == CAPSICUM_STATUS_OK ||
+	    status == CAPSICUM_STATUS_OK_CAPMODE) {
+		errno = saved;
+		return status;
+	}
 	return -1;
 }
 
@@ -105,6 +120,7 @@ static int inherited_answers_map(void)
 	attr.value = (__u64)(unsigned long)&a;
 	if (syscall(__NR_bpf, BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr)) == 0 ||
 	    errno == ENOENT) {
+		/* ENOENT here is success: the caller restores its errno. */
 		atomic_store(&answers_fd, (int)fd);
 		return (int)fd;
 	}
@@ -116,7 +132,7 @@ unloaded:
 static int answers_map(void)
 {
 	union bpf_attr attr;
-	int fd = atomic_load(&answers_fd), expected = -1;
+	int fd = atomic_load(&answers_fd), expected = -1, saved = errno;
 
 	if (fd >= 0)
 		return fd;
@@ -124,8 +140,12 @@ static int answers_map(void)
 	attr.pathname = (__u64)(unsigned long)CAPSICUM_PIN_ANSWERS;
 	attr.file_flags = BPF_F_RDONLY;
 	fd = (int)syscall(__NR_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
-	if (fd < 0 && errno == ECAPMODE)
-		return inherited_answers_map();
+	if (fd < 0 && errno == ECAPMODE) {
+		fd = inherited_answers_map();
+		if (fd >= 0)
+			errno = saved; /* the ECAPMODE was expected */
+		return fd;
+	}
 	if (fd < 0) {
 		errno = ENOSYS;
 		return -1;
@@ -288,7 +308,7 @@ static atomic_bool capmode_filter_installed;
 int cap_enter(void)
 {
 	char env[16];
-	int map = answers_map();
+	int saved = errno, map = answers_map();
 
 	if (map < 0)
 		return -1;
@@ -298,11 +318,13 @@ int cap_enter(void)
 		return -1;
 	if (proc_request(CAPSICUM_OP_ENTER) < 0)
 		return -1;
-	if (atomic_load(&capmode_filter_installed))
-		return 0; /* a second cap_enter() succeeds, as on FreeBSD */
-	if (capsicum_capmode_install())
-		return -1;
-	atomic_store(&capmode_filter_installed, true);
+	if (!atomic_load(&capmode_filter_installed)) {
+		/* A second cap_enter() succeeds, as on FreeBSD. */
+		if (capsicum_capmode_install())
+			return -1;
+		atomic_store(&capmode_filter_installed, true);
+	}
+	errno = saved; /* setenv and the filter's setup may have set it */
 	return 0;
 }
 
@@ -321,9 +343,13 @@ int cap_getmode(unsigned int *modep)
 	return 0;
 }
 
+/* Never fails, so it leaves errno alone even when unloaded (ENOSYS). */
 bool cap_sandboxed(void)
 {
 	unsigned int mode;
+	int saved = errno;
+	bool in = cap_getmode(&mode) == 0 && mode;
 
-	return cap_getmode(&mode) == 0 && mode;
+	errno = saved;
+	return in;
 }

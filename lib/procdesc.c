@@ -26,10 +26,15 @@
 #define P_PIDFD 3
 #endif
 
+/*
+ * Every function here puts the caller's errno back on success: the
+ * unloaded fallbacks (ENOSYS) and the control plane's status must not
+ * show through a call that worked.
+ */
 pid_t pdfork(int *fdp, int flags)
 {
 	pid_t parent = getpid();
-	int pidfd = -1;
+	int pidfd = -1, saved = errno;
 	long pid;
 
 	if (!fdp) {
@@ -54,6 +59,7 @@ pid_t pdfork(int *fdp, int flags)
 		    (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent ||
 		     (capsicum_pd_child() && errno != ENOSYS)))
 			syscall(SYS_kill, getpid(), SIGKILL);
+		errno = saved;
 		return 0;
 	}
 	if (!(flags & PD_DAEMON) && capsicum_pd_watch(pidfd) &&
@@ -75,6 +81,7 @@ pid_t pdfork(int *fdp, int flags)
 		return -1;
 	}
 	*fdp = pidfd;
+	errno = saved;
 	return (pid_t)pid;
 }
 
@@ -106,13 +113,18 @@ static int fdinfo_pid(int fd, pid_t *pidp)
 int pdgetpid(int fd, pid_t *pidp)
 {
 	struct capsicum_answer a;
+	int saved = errno;
 
 	if (!pidp) {
 		errno = EFAULT;
 		return -1;
 	}
-	if (capsicum_fd_query(fd, &a))
-		return errno == ENOSYS ? fdinfo_pid(fd, pidp) : -1;
+	if (capsicum_fd_query(fd, &a)) {
+		if (errno != ENOSYS || fdinfo_pid(fd, pidp))
+			return -1;
+		errno = saved;
+		return 0;
+	}
 	if (a.pid == 0) {
 		errno = EBADF; /* not a process descriptor */
 		return -1;
@@ -156,7 +168,7 @@ pid_t pdwait4(int fd, int *status, int options, struct rusage *rusage)
 {
 	struct capsicum_answer a;
 	siginfo_t si;
-	int wopts = WEXITED | __WALL;
+	int wopts = WEXITED | __WALL, saved = errno;
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED)) {
 		errno = EINVAL;
@@ -184,6 +196,7 @@ pid_t pdwait4(int fd, int *status, int options, struct rusage *rusage)
 	memset(&si, 0, sizeof(si));
 	if (syscall(SYS_waitid, P_PIDFD, fd, &si, wopts, rusage))
 		return -1;
+	errno = saved;
 	if (si.si_pid == 0)
 		return 0; /* WNOHANG and nothing to report */
 	if (status)

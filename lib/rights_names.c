@@ -108,8 +108,8 @@ static const struct capsicum_right_name rights_table[] = {
 	PLX(CAP_FSIGNAL),
 	PLX(CAP_EPOLL_CTL),
 	PLX(CAP_SETNS),
-	PLX(CAP_PERFMON),
-	PLX(CAP_BPF),
+	PLX(CAP_PERF_EVENT),
+	PLX(CAP_BPF_OBJ),
 	C14(CAP_ALL1),
 	C14(CAP_POLL_EVENT),
 };

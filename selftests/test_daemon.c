@@ -19,15 +19,18 @@
 #include <capsicum/pins.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/capsicum.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -755,4 +758,144 @@ SELFTEST(capctl_run_refuses_a_procfs_directory)
 		  "a bind mount of /proc is refused");
 	umount(bind);
 	rmdir(bind);
+}
+
+/* What capctl --json fds prints for fd must be what cap_*_get says. */
+static void fds_agree(const char *json, int fd, const char *what)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} fcntl_names[] = { { CAP_FCNTL_GETFL, "\"getfl\"" },
+			    { CAP_FCNTL_SETFL, "\"setfl\"" },
+			    { CAP_FCNTL_GETOWN, "\"getown\"" },
+			    { CAP_FCNTL_SETOWN, "\"setown\"" } };
+	char obj[8192], want[4096];
+	cap_ioctl_t cmds[CAP_IOCTLS_MAX];
+	cap_rights_t r;
+	uint32_t fcntls;
+	ssize_t n;
+	size_t o;
+
+	if (!ASSERT_OK(cap_rights_get(fd, &r), what) ||
+	    !ASSERT_OK(cap_fcntls_get(fd, &fcntls), what) ||
+	    !ASSERT_TRUE(fd_object(json, fd, obj, sizeof(obj)), what))
+		return;
+	n = cap_ioctls_get(fd, cmds, CAP_IOCTLS_MAX);
+	if (!ASSERT_TRUE(n >= 0 || n == CAP_IOCTLS_ALL, what))
+		return;
+	if (!has_rights(obj, r.cr_rights[0], r.cr_rights[1]))
+		selftest_fail(__FILE__, __LINE__,
+			      "%s: capctl says %s, cap_rights_get %#llx %#llx",
+			      what, obj, (unsigned long long)r.cr_rights[0],
+			      (unsigned long long)r.cr_rights[1]);
+	o = (size_t)snprintf(want, sizeof(want), "\"fcntls\":[");
+	for (size_t i = 0, k = 0; i < 4; i++)
+		if (fcntls & fcntl_names[i].bit)
+			o += (size_t)snprintf(want + o, sizeof(want) - o,
+					      "%s%s", k++ ? "," : "",
+					      fcntl_names[i].name);
+	snprintf(want + o, sizeof(want) - o, "]");
+	if (!strstr(obj, want))
+		selftest_fail(__FILE__, __LINE__,
+			      "%s: capctl says %s, cap_fcntls_get %s", what,
+			      obj, want);
+	if (n == CAP_IOCTLS_ALL) {
+		ASSERT_TRUE(strstr(obj, "\"ioctls\":\"all\""), what);
+		return;
+	}
+	o = (size_t)snprintf(want, sizeof(want), "\"ioctls\":[");
+	for (ssize_t i = 0; i < n; i++)
+		o += (size_t)snprintf(want + o, sizeof(want) - o, "%s%llu",
+				      i ? "," : "",
+				      (unsigned long long)cmds[i]);
+	snprintf(want + o, sizeof(want) - o, "]");
+	if (!strstr(obj, want))
+		selftest_fail(__FILE__, __LINE__,
+			      "%s: capctl says %s, cap_ioctls_get %s", what,
+			      obj, want);
+}
+
+/*
+ * capctl fds computes rights in userspace (cli/resolve.c) from the
+ * pinned maps; the hooks and cap_rights_get() compute them in BPF. The
+ * two must agree for every way a descriptor gets its rights: its own
+ * entry, a dup, the floor openat derives from a directory (with and
+ * without an ioctl list), accept from a listener, pidfd_getfd's low, and
+ * none at all.
+ */
+SELFTEST(daemon_capctl_fds_agrees_with_cap_rights_get)
+{
+	static char json[1 << 17];
+	const cap_ioctl_t fionread = FIONREAD;
+	int ent, dup_fd, dir, idir, below, ibelow, lsn, cli, acc, p[2];
+	int ready[2], done[2], pidfd, taken = -1, held = -1;
+	struct sockaddr_in a;
+	cap_rights_t r;
+	char c;
+	pid_t holder;
+
+	need_daemon();
+	if (!ASSERT_OK(pipe(p), "pipe") || !ASSERT_OK(pipe(ready), "pipe") ||
+	    !ASSERT_OK(pipe(done), "pipe"))
+		return;
+	ent = fixture_scratch_file(NULL);
+	cap_rights_init(&r, CAP_READ, CAP_SEEK, CAP_FCNTL);
+	if (!ASSERT_OK(cap_rights_limit(ent, &r), "limit the entry") ||
+	    !ASSERT_OK(cap_fcntls_limit(ent, CAP_FCNTL_GETFL), "fcntls"))
+		return;
+	dup_fd = dup(ent);
+	ASSERT_TRUE(close(open("/tmp/agree", O_CREAT | O_WRONLY, 0644)) == 0,
+		    "a file below /tmp");
+	dir = open("/tmp", O_RDONLY | O_DIRECTORY);
+	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_FSTAT, CAP_SEEK);
+	ASSERT_OK(cap_rights_limit(dir, &r), "limit the directory");
+	below = openat(dir, "agree", O_RDONLY);
+	ASSERT_OK(below, "openat below the directory");
+	idir = open("/tmp", O_RDONLY | O_DIRECTORY);
+	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_IOCTL);
+	ASSERT_OK(cap_rights_limit(idir, &r), "limit the ioctl directory");
+	ASSERT_OK(cap_ioctls_limit(idir, &fionread, 1), "ioctl list");
+	ibelow = openat(idir, "agree", O_RDONLY);
+	ASSERT_OK(ibelow, "openat below the ioctl directory");
+	lsn = fixture_listener(&a);
+	cap_rights_init(&r, CAP_ACCEPT, CAP_READ, CAP_WRITE, CAP_SHUTDOWN);
+	ASSERT_OK(cap_rights_limit(lsn, &r), "limit the listener");
+	cli = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_OK(connect(cli, (struct sockaddr *)&a, sizeof(a)), "connect");
+	acc = accept(lsn, NULL, NULL);
+	ASSERT_OK(acc, "accept");
+	/* A holder with its own copy of the entry; we take it back. */
+	holder = fork();
+	if (holder == 0) {
+		held = ent;
+		if (write(ready[1], &held, sizeof(held)) != sizeof(held))
+			_exit(1);
+		_exit(read(done[0], &c, 1) == 1 ? 0 : 2);
+	}
+	if (ASSERT_OK(holder, "fork the holder") &&
+	    ASSERT_EQ(read(ready[0], &held, sizeof(held)), sizeof(held),
+		      "holder ready")) {
+		pidfd = (int)syscall(SYS_pidfd_open, holder, 0);
+		taken = (int)syscall(SYS_pidfd_getfd, pidfd, held, 0);
+		ASSERT_OK(taken, "pidfd_getfd");
+	}
+	if (fds_json(getpid(), json, sizeof(json))) {
+		fds_agree(json, ent, "its own entry");
+		fds_agree(json, dup_fd, "a dup of it");
+		fds_agree(json, dir, "a limited directory");
+		fds_agree(json, below, "a file openat derived");
+		fds_agree(json, idir, "a directory with an ioctl list");
+		fds_agree(json, ibelow, "a file openat derived from it");
+		fds_agree(json, lsn, "a limited listener");
+		fds_agree(json, acc, "a socket accept derived");
+		fds_agree(json, cli, "an unlimited socket");
+		fds_agree(json, p[0], "an unlimited pipe");
+		if (taken >= 0)
+			fds_agree(json, taken, "a file pidfd_getfd took");
+	}
+	unlink("/tmp/agree");
+	ASSERT_EQ(write(done[1], "x", 1), 1, "release the holder");
+	if (holder > 0)
+		ASSERT_EQ(selftest_wait(holder), 0, "the holder");
 }

@@ -304,6 +304,7 @@ enum kind {
 	TCP_LISTENING, /* listening, one connection pending */
 	EXECUTABLE,    /* /bin/busybox opened read-only */
 	XATTR_FILE,    /* FILE_RW with the attribute xattr_name set */
+	MEMFD,	       /* a memfd that allows sealing */
 };
 
 /* Where TCP_FRESH's listener waits, for op_connect. */
@@ -399,6 +400,26 @@ static int op_setlk(int fd)
 	struct flock l = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
 
 	return fcntl(fd, F_SETLK, &l);
+}
+/* Leases and seals: Linux-only fcntl commands with rights of their own. */
+static int op_getlease(int fd)
+{
+	return fcntl(fd, F_GETLEASE) < 0 ? -1 : 0;
+}
+static int op_setlease(int fd)
+{
+	/* A write lease: this is the file's only open descriptor. */
+	if (fcntl(fd, F_SETLEASE, F_WRLCK))
+		return -1;
+	return fcntl(fd, F_SETLEASE, F_UNLCK);
+}
+static int op_get_seals(int fd)
+{
+	return fcntl(fd, F_GET_SEALS) < 0 ? -1 : 0;
+}
+static int op_add_seals(int fd)
+{
+	return fcntl(fd, F_ADD_SEALS, F_SEAL_GROW);
 }
 static int op_ftruncate(int fd)
 {
@@ -842,6 +863,10 @@ static const struct right_case cases[] = {
 	  FILE_RW, op_fcntl_setfl },
 	{ "fcntl getfl needs the getfl sub-right", SUBRIGHT(CAP_FCNTL_GETFL),
 	  FILE_RW, op_fcntl_getfl },
+	{ "fcntl getlease needs flock", CAP_FLOCK, FILE_RW, op_getlease },
+	{ "fcntl setlease needs flock", CAP_FLOCK, FILE_RW, op_setlease },
+	{ "fcntl get_seals needs fstat", CAP_FSTAT, MEMFD, op_get_seals },
+	{ "fcntl add_seals needs fchmod", CAP_FCHMOD, MEMFD, op_add_seals },
 };
 SELFTEST_ROWS(cases)
 
@@ -871,6 +896,10 @@ static const struct right_case unneeded_cases[] = {
 	  op_pwritev2_at_pos },
 	{ "mmap private write needs no write", CAP_WRITE, FILE_RW,
 	  op_mmap_w_private },
+	{ "fcntl getlease needs no fcntl", CAP_FCNTL, FILE_RW, op_getlease },
+	{ "fcntl setlease needs no fcntl", CAP_FCNTL, FILE_RW, op_setlease },
+	{ "fcntl get_seals needs no fcntl", CAP_FCNTL, MEMFD, op_get_seals },
+	{ "fcntl add_seals needs no fcntl", CAP_FCNTL, MEMFD, op_add_seals },
 };
 SELFTEST_ROWS(unneeded_cases)
 
@@ -920,6 +949,8 @@ static int make_fd(enum kind kind)
 		if (l < 0 || fsetxattr(l, xattr_name, "v", 1, 0))
 			return -1;
 		return l;
+	case MEMFD:
+		return memfd_create("rights", MFD_ALLOW_SEALING);
 	}
 	return -1;
 }
@@ -1094,6 +1125,57 @@ SELFTEST(ioctl_allowlist)
 		     "ioctls only narrow");
 	ASSERT_EQ(cap_ioctls_get(sv[0], got, 4), 1, "one ioctl");
 	ASSERT_EQ(got[0], FIONREAD, "FIONREAD listed");
+}
+
+/*
+ * openat() through a directory with an ioctl list: the new descriptor
+ * has the list, as on FreeBSD (it once had an empty one), and so does a
+ * dup of it; an empty list stays empty, no list stays none.
+ */
+SELFTEST(ioctl_allowlist_inherited_by_openat)
+{
+	cap_ioctl_t one[1] = { FIONREAD }, got[4] = { 0 };
+	char dir[] = "/tmp/rights-ioctls.XXXXXX";
+	int dfd, empty, fd, dup_fd, n, on = 1;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(mkdtemp(dir) != NULL, "mkdtemp"))
+		return;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	empty = open(dir, O_RDONLY | O_DIRECTORY);
+	fd = openat(dfd, "f", O_WRONLY | O_CREAT, 0644);
+	if (!ASSERT_OK(fd, "create f") || !ASSERT_OK(empty, "open dir again"))
+		return;
+	close(fd);
+	fd = openat(dfd, "f", O_RDONLY);
+	ASSERT_EQ(cap_ioctls_get(fd, got, 4), CAP_IOCTLS_ALL,
+		  "no list through an unrestricted directory");
+	close(fd);
+
+	ASSERT_OK(cap_ioctls_limit(dfd, one, 1), "directory: FIONREAD only");
+	ASSERT_OK(cap_ioctls_limit(empty, NULL, 0), "other: no ioctl");
+	fd = openat(dfd, "f", O_RDONLY);
+	if (!ASSERT_OK(fd, "openat through the directory"))
+		return;
+	ASSERT_EQ(cap_ioctls_get(fd, got, 4), 1, "the list came along");
+	ASSERT_EQ(got[0], FIONREAD, "FIONREAD listed");
+	ASSERT_OK(ioctl(fd, FIONREAD, &n), "FIONREAD allowed");
+	ASSERT_ERRNO(ioctl(fd, FIONBIO, &on), ENOTCAPABLE, "FIONBIO denied");
+	ASSERT_ERRNO(
+		cap_ioctls_limit(fd, (cap_ioctl_t[]){ FIONREAD, FIONBIO }, 2),
+		ENOTCAPABLE, "the inherited list only narrows");
+	dup_fd = dup(fd);
+	got[0] = 0;
+	ASSERT_EQ(cap_ioctls_get(dup_fd, got, 4), 1, "a dup keeps it");
+	ASSERT_EQ(got[0], FIONREAD, "FIONREAD listed for the dup");
+	close(dup_fd);
+	close(fd);
+
+	fd = openat(empty, "f", O_RDONLY);
+	if (!ASSERT_OK(fd, "openat through the empty-list directory"))
+		return;
+	ASSERT_EQ(cap_ioctls_get(fd, got, 4), 0, "an empty list stays empty");
+	ASSERT_ERRNO(ioctl(fd, FIONREAD, &n), ENOTCAPABLE, "no ioctl");
+	close(fd);
 }
 
 SELFTEST(openat_derives_dirfd_rights)

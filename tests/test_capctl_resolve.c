@@ -2,7 +2,8 @@
 /*
  * capctl's resolution of a descriptor's rights must be the BPF side's
  * held_rights(): an entry only while file and generation match, else the
- * floor of the file if its generation matches, else unrestricted.
+ * floor of the file if its generation matches, else the file's low in a
+ * table whose fork copy did not complete, else unrestricted.
  */
 #include <string.h>
 
@@ -13,6 +14,7 @@
 /* One process's tables, small enough to write out by hand. */
 struct fake {
 	__u64 file, gen; /* cap_files: one file */
+	__u64 low[2];
 	bool has_entry, has_floor, has_list;
 	struct capsicum_fd_key entry_key;
 	struct capsicum_fd_rights entry, floor;
@@ -20,13 +22,16 @@ struct fake {
 	struct capsicum_ioctls list;
 };
 
-static int f_gen(void *ctx, __u64 file, __u64 *gen)
+static int f_file(void *ctx, __u64 file, struct capsicum_file *rec)
 {
 	struct fake *f = ctx;
 
 	if (file != f->file)
 		return -1;
-	*gen = f->gen;
+	memset(rec, 0, sizeof(*rec));
+	rec->gen = f->gen;
+	rec->low[0] = f->low[0];
+	rec->low[1] = f->low[1];
 	return 0;
 }
 
@@ -65,17 +70,21 @@ static int f_ioctls(void *ctx, const struct capsicum_fd_key *k,
 	return 0;
 }
 
-static const struct capsicum_proc proc = { .table_id = 7 };
+static struct capsicum_proc proc;
 static struct fake fk;
-static struct resolve_tables tables = { &fk, f_gen, f_entry, f_floor,
+static struct resolve_tables tables = { &fk, f_file, f_entry, f_floor,
 					f_ioctls };
 static struct resolved r;
 
 static void setup(void)
 {
 	memset(&fk, 0, sizeof(fk));
+	proc = (struct capsicum_proc){ .table_id = 7,
+				       .flags = CAPSICUM_PROC_LIMITED };
 	fk.file = 0xffff888001234500ULL;
 	fk.gen = 9;
+	fk.low[0] = CAP_READ | CAP_FSTAT;
+	fk.low[1] = CAPRIGHT(1, 0);
 	fk.has_entry = fk.has_floor = true;
 	fk.entry_key = (struct capsicum_fd_key){ .table_id = 7, .fd = 3 };
 	fk.entry = (struct capsicum_fd_rights){ .file = fk.file,
@@ -159,4 +168,31 @@ Test(resolve, ioctl_list_of_the_entry)
 	fk.has_list = false;
 	resolve_fd(&tables, &proc, 3, fk.file, &r);
 	cr_expect_eq(r.nioctls, 0);
+}
+
+Test(resolve, capability_mode_only_table_limits_nothing)
+{
+	/* Entries another process left: this table never limited a fd. */
+	proc.flags = CAPSICUM_PROC_CAPMODE;
+	resolve_fd(&tables, &proc, 3, fk.file, &r);
+	cr_expect_eq(r.source, RESOLVE_UNRESTRICTED);
+	proc.flags = CAPSICUM_PROC_CAPMODE | CAPSICUM_PROC_SHARED_FDS;
+	resolve_fd(&tables, &proc, 3, fk.file, &r);
+	cr_expect_eq(r.source, RESOLVE_ENTRY);
+}
+
+Test(resolve, incomplete_table_without_floor_gets_the_low)
+{
+	fk.has_floor = false;
+	resolve_fd(&tables, &proc, 4, fk.file, &r);
+	cr_expect_eq(r.source, RESOLVE_UNRESTRICTED, "a complete table");
+	proc.flags |= CAPSICUM_PROC_INCOMPLETE;
+	resolve_fd(&tables, &proc, 4, fk.file, &r);
+	cr_expect_eq(r.source, RESOLVE_LOW);
+	cr_expect_eq(r.rights[0], CAP_READ | CAP_FSTAT);
+	cr_expect_eq(r.fcntls, 0);
+	cr_expect_eq(r.nioctls, 0);
+	/* A valid entry or floor still comes first. */
+	resolve_fd(&tables, &proc, 3, fk.file, &r);
+	cr_expect_eq(r.source, RESOLVE_ENTRY);
 }

@@ -27,6 +27,7 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -187,28 +188,15 @@ Test(table, brief_must_haves)
 		"setgroups",
 	};
 	static const char *const allowed[] = {
-		"socket",
-		"fcntl",
-		"fork",
-		"vfork",
-		"wait4",
-		"waitid",
-		"pidfd_send_signal",
-		"inotify_init1",
-		"memfd_create",
-		"umask",
-		"socketpair",
-		"accept4",
-		"listen",
-		"sendmsg",
-		"recvmsg",
-		"mmap",
-		"futex",
-		"rseq",
-		"exit_group",
-		"getrandom",
-		"close_range",
-		"epoll_pwait2",
+		"getsid",  /* own process: the BPF side */
+		"getpgid", /* likewise */
+		"fcntl",	 "fork",	 "vfork",
+		"wait4",	 "waitid",	 "pidfd_send_signal",
+		"inotify_init1", "memfd_create", "umask",
+		"socketpair",	 "accept4",	 "listen",
+		"sendmsg",	 "recvmsg",	 "mmap",
+		"futex",	 "rseq",	 "exit_group",
+		"getrandom",	 "close_range",	 "epoll_pwait2",
 		"fstat",
 	};
 	static const char *const dirfd_checked[] = {
@@ -401,6 +389,9 @@ static uint32_t run(const struct sock_filter *prog, size_t len,
 				  "load at %u", f->k);
 			memcpy(&a, (const char *)d + f->k, 4);
 			break;
+		case BPF_ALU | BPF_AND | BPF_K:
+			a &= f->k;
+			break;
 		case BPF_JMP | BPF_JA | BPF_K:
 			pc += f->k;
 			break;
@@ -478,29 +469,45 @@ expect_ret(uint32_t got, uint32_t want, const char *what, ...)
 		     ret_name(want, w));
 }
 
-/* Noise in the high half, which the kernel drops for 32-bit arguments. */
+/*
+ * Noise in the high half, which the kernel drops for 32-bit arguments: the
+ * filter refuses it. SEXT is the high half of a sign-extended int, which
+ * it accepts (as it does a zero high half).
+ */
 #define HIGH 0xdeadbeef00000000ULL
+#define SEXT 0xffffffff00000000ULL
+
+static bool in_set(const struct capsicum_capmode_check *c, uint32_t v)
+{
+	size_t i;
+
+	for (i = 0; i < c->nset; i++) {
+		if (c->set[i] == v)
+			return true;
+	}
+	return false;
+}
 
 /* Values a check accepts; returns how many (at most 8). */
 static size_t good_values(const struct capsicum_capmode_check *c,
 			  uint64_t out[8])
 {
 	size_t n = 0, i;
+	uint32_t v;
 
 	switch (c->op) {
 	case CAPMODE_NE:
 		out[n++] = 3;
-		out[n++] = HIGH | 3;
+		out[n++] = SEXT | 3;
 		break;
 	case CAPMODE_EQ:
 		out[n++] = c->value;
-		out[n++] = HIGH | c->value;
+		out[n++] = SEXT | c->value;
 		break;
 	case CAPMODE_POSITIVE:
 		out[n++] = 1;
 		out[n++] = 42;
 		out[n++] = 0x7fffffff;
-		out[n++] = HIGH | 42;
 		break;
 	case CAPMODE_NO_BITS:
 		out[n++] = 0;
@@ -513,35 +520,33 @@ static size_t good_values(const struct capsicum_capmode_check *c,
 		for (i = 0; i < c->nset && n < 8; i++)
 			out[n++] = c->set[i];
 		break;
+	case CAPMODE_NONE_OF:
+		/* Values outside the set, with bits the mask drops. */
+		for (v = 0; n < 3; v++) {
+			if (!in_set(c, v & c->value))
+				out[n++] = v | (~c->value & 0x80800U);
+		}
+		break;
 	case CAPMODE_UID_OR_NEG:
 		out[n++] = 0xffffffff;
-		/* fallthrough */
+		out[n++] = SEXT | 0xffffffff; /* -1 sign-extended */
+					      /* fallthrough */
 	case CAPMODE_UID:
 		out[n++] = test_ids.ruid;
 		out[n++] = test_ids.euid;
-		out[n++] = HIGH | test_ids.suid;
+		out[n++] = test_ids.suid;
 		break;
 	case CAPMODE_GID_OR_NEG:
 		out[n++] = 0xffffffff;
+		out[n++] = SEXT | 0xffffffff;
 		/* fallthrough */
 	case CAPMODE_GID:
 		out[n++] = test_ids.rgid;
 		out[n++] = test_ids.egid;
-		out[n++] = HIGH | test_ids.sgid;
+		out[n++] = test_ids.sgid;
 		break;
 	}
 	return n;
-}
-
-static bool in_set(const struct capsicum_capmode_check *c, uint32_t v)
-{
-	size_t i;
-
-	for (i = 0; i < c->nset; i++) {
-		if (c->set[i] == v)
-			return true;
-	}
-	return false;
 }
 
 /* Values a check rejects; returns how many (at most 40). */
@@ -585,6 +590,13 @@ static size_t bad_values(const struct capsicum_capmode_check *c,
 		}
 		out[n++] = 0x53564d41; /* PR_SET_VMA */
 		break;
+	case CAPMODE_NONE_OF:
+		for (b = 0; b < c->nset; b++) {
+			out[n++] = c->set[b];
+			/* Bits outside the mask do not hide a value. */
+			out[n++] = c->set[b] | (~c->value & 0x80800U);
+		}
+		break;
 	case CAPMODE_UID:
 	case CAPMODE_GID:
 		out[n++] = 0xffffffff; /* setuid(-1) is no query */
@@ -593,8 +605,20 @@ static size_t bad_values(const struct capsicum_capmode_check *c,
 	case CAPMODE_GID_OR_NEG:
 		out[n++] = 0; /* root, not held at entry */
 		out[n++] = 4242;
-		out[n++] = HIGH | 4242;
 		break;
+	}
+	/*
+	 * A 32-bit argument the kernel would truncate to an accepted value
+	 * is refused: every good value with noise in its high half.
+	 */
+	if (c->op != CAPMODE_NULL) {
+		uint64_t good[8];
+		size_t ng = good_values(c, good), g;
+
+		for (g = 0; g < ng && n < 38; g++) {
+			out[n++] = HIGH | (uint32_t)good[g];
+			out[n++] = (1ULL << 32) | (uint32_t)good[g];
+		}
 	}
 	return n;
 }
@@ -774,6 +798,22 @@ Test(bpf, named_cases)
 	expect_ret(V(SYS_connect, 3, 1, 16), R_ECAPMODE, "connect");
 	expect_ret(V(SYS_bind, 3, 1, 16), R_ECAPMODE, "bind");
 	expect_ret(V(SYS_socket, AF_INET, SOCK_STREAM, 0), R_ALLOW, "socket");
+	expect_ret(V(SYS_socket, AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0),
+		   R_ALLOW, "socket(INET6, DGRAM|CLOEXEC)");
+	expect_ret(V(SYS_socket, AF_NETLINK, SOCK_RAW, 0), R_ECAPMODE,
+		   "socket(NETLINK)");
+	expect_ret(V(SYS_socket, AF_NETLINK, SOCK_DGRAM, 0), R_ECAPMODE,
+		   "socket(NETLINK, DGRAM)");
+	expect_ret(V(SYS_socket, AF_PACKET, SOCK_DGRAM, 0), R_ECAPMODE,
+		   "socket(PACKET)");
+	expect_ret(V(SYS_socket, AF_INET, SOCK_RAW | SOCK_NONBLOCK, 1),
+		   R_ECAPMODE, "socket(INET, RAW|NONBLOCK)");
+	expect_ret(V(SYS_socket, AF_INET, SOCK_PACKET, 0), R_ECAPMODE,
+		   "socket(INET, SOCK_PACKET)");
+	expect_ret(V(SYS_socket, (1ULL << 32) | AF_NETLINK, SOCK_DGRAM, 0),
+		   R_ECAPMODE, "socket(NETLINK with bit 32)");
+	expect_ret(V(SYS_getsid, 0), R_ALLOW, "getsid(0)");
+	expect_ret(V(SYS_getsid, 42), R_ALLOW, "getsid(pid): BPF scopes it");
 
 	expect_ret(V(SYS_bpf, BPF_MAP_LOOKUP_ELEM, 1, 1), R_ALLOW,
 		   "bpf(MAP_LOOKUP_ELEM)");
@@ -801,6 +841,14 @@ Test(bpf, named_cases)
 	expect_ret(V(SYS_prctl, PR_SET_DUMPABLE, 1), R_ECAPMODE,
 		   "prctl(SET_DUMPABLE)");
 	expect_ret(V(SYS_prctl, PR_SET_MM, 1), R_ECAPMODE, "prctl(SET_MM)");
+	expect_ret(V(SYS_prctl, (1ULL << 32) | PR_GET_NAME, 1), R_ECAPMODE,
+		   "prctl(GET_NAME with bit 32): not truncated and allowed");
+	expect_ret(V(SYS_prctl, (1ULL << 32) | CAPSICUM_PRCTL_OPTION, 1),
+		   R_ECAPMODE, "prctl(CAPSICUM with bit 32)");
+	expect_ret(V(SYS_openat, (1ULL << 32) | 3, 1, 0), R_ECAPMODE,
+		   "openat(3 with bit 32)");
+	expect_ret(V(SYS_openat, 3, 1, (1ULL << 32) | O_RDONLY), R_ECAPMODE,
+		   "openat(flags with bit 32)");
 	expect_ret(V(SYS_personality, 0xffffffff), R_ALLOW,
 		   "personality(query)");
 	expect_ret(V(SYS_personality, 0x0040000 /* ADDR_NO_RANDOMIZE */),
@@ -1067,6 +1115,14 @@ static void body_basics(void)
 	CHECK_ERR(prctl(CAPSICUM_PRCTL_OPTION, 0, 0, 0, 0), EINVAL);
 	CHECK_ERR(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), ECAPMODE);
 	CHECK_OK(prctl(PR_SET_NAME, "capmode", 0, 0, 0));
+	/* An int option with bit 32 set: refused, not truncated and run. */
+	CHECK_ERR(syscall(SYS_prctl, (1UL << 32) | PR_SET_NAME, "x", 0, 0, 0),
+		  ECAPMODE);
+	CHECK_OK(syscall(SYS_prctl, 0xffffffff00000000UL | PR_SET_NAME, "x", 0,
+			 0, 0));
+	/* The own session and group (the BPF side scopes other pids). */
+	CHECK(getsid(0) == getsid(pid));
+	CHECK(getpgid(0) == getpgid(pid));
 }
 
 static void body_signals(void)
@@ -1093,6 +1149,15 @@ static void body_sockets(void)
 	CHECK_ERR(bind(s, (struct sockaddr *)&sun, sizeof(sun)), ECAPMODE);
 	CHECK_OK(close(s));
 	CHECK_OK(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	/* Global state: netlink, packet and raw sockets. */
+	CHECK_ERR(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, 0), ECAPMODE);
+	CHECK_ERR(socket(AF_NETLINK, SOCK_DGRAM, 0), ECAPMODE);
+	CHECK_ERR(socket(AF_PACKET, SOCK_DGRAM, 0), ECAPMODE);
+	CHECK_ERR(socket(AF_INET, SOCK_RAW, IPPROTO_ICMP), ECAPMODE);
+	CHECK_ERR(socket(AF_INET6, SOCK_RAW | SOCK_NONBLOCK, 58), ECAPMODE);
+	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	CHECK(s >= 0);
+	CHECK_OK(close(s));
 	CHECK(sendto(sv[0], &c, 1, 0, NULL, 0) == 1);
 	CHECK_ERR(sendto(sv[0], &c, 1, 0, (struct sockaddr *)&sun, sizeof(sun)),
 		  ECAPMODE);

@@ -24,6 +24,9 @@
 #ifndef MATRIX_DOC
 #error "MATRIX_DOC: doc/enforcement.md (set by the Makefile)"
 #endif
+#ifndef SECURITY_DOC
+#error "SECURITY_DOC: doc/security.md (set by the Makefile)"
+#endif
 
 #define MAX_NAMES 1024
 #define MAX_CELLS 16
@@ -187,12 +190,11 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-Test(matrix, every_yes_names_an_existing_proof)
+/* The names `capsicum_selftests --list` knows: tests and table rows. */
+static void load_known(struct names *known, struct names *rows)
 {
-	struct names known = { .n = 0 }, rows = { .n = 0 };
-	struct report r = { .problems = 0 };
 	FILE *list = popen(SELFTESTS_BIN " --list", "r");
-	char *line = NULL, *doc;
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 
@@ -206,21 +208,84 @@ Test(matrix, every_yes_names_an_existing_proof)
 			const char *name = line + (row ? 4 : 5);
 
 			/* A cited name must mean one thing. */
-			cr_expect_not(has(&known, name, strlen(name)),
+			cr_expect_not(has(known, name, strlen(name)),
 				      "name `%s` listed twice", name);
-			add(&known, name, strlen(name));
+			add(known, name, strlen(name));
 			if (row)
-				add(&rows, name, strlen(name));
+				add(rows, name, strlen(name));
 		}
 	}
 	free(line);
 	cr_assert_eq(pclose(list), 0, "%s --list failed", SELFTESTS_BIN);
-	cr_assert_gt(rows.n, 0, "--list named no rows");
+	cr_assert_gt(rows->n, 0, "--list named no rows");
+}
+
+Test(matrix, every_yes_names_an_existing_proof)
+{
+	struct names known = { .n = 0 }, rows = { .n = 0 };
+	struct report r = { .problems = 0 };
+	char *doc;
+
+	load_known(&known, &rows);
 	doc = slurp(MATRIX_DOC);
 	cr_expect_eq(check_matrix(doc, &known, &rows, &r), 0,
 		     "%s disagrees with the selftests:\n%s", MATRIX_DOC,
 		     r.text);
 	free(r.text);
+	free(doc);
+}
+
+/*
+ * doc/security.md's escape table: each escape names the selftests that
+ * keep it closed, and those must exist; "none" only where the row says
+ * the escape is not closed.
+ */
+Test(matrix, every_escape_names_existing_selftests)
+{
+	struct names known = { .n = 0 }, rows = { .n = 0 };
+	char *doc, *rest, *line, *cells[MAX_CELLS];
+	int test = -1, closed = -1, escapes = 0;
+
+	load_known(&known, &rows);
+	doc = slurp(SECURITY_DOC);
+	rest = doc;
+	while ((line = strsep(&rest, "\n"))) {
+		int n = split_cells(line, cells);
+
+		if (!n) {
+			test = -1;
+			continue;
+		}
+		if (test < 0 && column(cells, n, "escape") == 0) {
+			test = column(cells, n, "selftest");
+			closed = column(cells, n, "closed by");
+			continue;
+		}
+		if (test < 0 || closed < 0 || test >= n ||
+		    !strncmp(cells[0], "---", 3))
+			continue;
+		escapes++;
+		if (!strcmp(cells[test], "none")) {
+			cr_expect(!strncmp(cells[closed], "not closed", 10),
+				  "escape \"%s\" has no selftest but does not "
+				  "say it is not closed",
+				  cells[0]);
+			continue;
+		}
+		cr_expect(strchr(cells[test], '`'),
+			  "escape \"%s\" names no test", cells[0]);
+		for (char *p = cells[test]; (p = strchr(p, '`'));) {
+			char *end = strchr(++p, '`');
+
+			if (!end)
+				break;
+			cr_expect(has(&known, p, end - p),
+				  "escape \"%s\": `%.*s` is no selftest",
+				  cells[0], (int)(end - p), p);
+			p = end + 1;
+		}
+	}
+	cr_expect_gt(escapes, 0, "%s has no escape table", SECURITY_DOC);
 	free(doc);
 }
 

@@ -21,7 +21,7 @@ static const struct fbsd_right fbsd[] = {
 #define NFBSD (sizeof(fbsd) / sizeof(fbsd[0]))
 
 #define LINUX_EXTRAS                                                           \
-	(CAP_FSIGNAL | CAP_EPOLL_CTL | CAP_SETNS | CAP_PERFMON | CAP_BPF)
+	(CAP_FSIGNAL | CAP_EPOLL_CTL | CAP_SETNS | CAP_PERF_EVENT | CAP_BPF_OBJ)
 
 /* FreeBSD 14's CAP_ALL0/CAP_ALL1, straight from the tsv. */
 static uint64_t fbsd_value(const char *name)
@@ -107,7 +107,7 @@ Test(abi, freebsd15_additions)
 Test(abi, linux_extras_are_separate)
 {
 	const uint64_t extras[] = { CAP_FSIGNAL, CAP_EPOLL_CTL, CAP_SETNS,
-				    CAP_PERFMON, CAP_BPF };
+				    CAP_PERF_EVENT, CAP_BPF_OBJ };
 	/* Every bit FreeBSD 14 or 15 uses in index 1. */
 	uint64_t freebsd1 = CAP_INOTIFY_ADD | CAP_INOTIFY_RM, seen = 0;
 	size_t i;
@@ -133,8 +133,8 @@ Test(abi, linux_extras_are_separate)
 	cr_expect_eq(CAP_FSIGNAL, CAPRIGHT(1, 1ULL << 56));
 	cr_expect_eq(CAP_EPOLL_CTL, CAPRIGHT(1, 1ULL << 55));
 	cr_expect_eq(CAP_SETNS, CAPRIGHT(1, 1ULL << 54));
-	cr_expect_eq(CAP_PERFMON, CAPRIGHT(1, 1ULL << 53));
-	cr_expect_eq(CAP_BPF, CAPRIGHT(1, 1ULL << 52));
+	cr_expect_eq(CAP_PERF_EVENT, CAPRIGHT(1, 1ULL << 53));
+	cr_expect_eq(CAP_BPF_OBJ, CAPRIGHT(1, 1ULL << 52));
 }
 
 Test(abi, every_right_within_all)
@@ -201,8 +201,8 @@ Test(init, both_words)
 {
 	cap_rights_t r;
 
-	cap_rights_init(&r, CAP_READ, CAP_IOCTL, CAP_SEEK, CAP_BPF);
-	expect_words(&r, CAP_READ | CAP_SEEK, CAP_IOCTL | CAP_BPF);
+	cap_rights_init(&r, CAP_READ, CAP_IOCTL, CAP_SEEK, CAP_BPF_OBJ);
+	expect_words(&r, CAP_READ | CAP_SEEK, CAP_IOCTL | CAP_BPF_OBJ);
 	cr_expect(cap_rights_is_valid(&r));
 }
 
@@ -506,8 +506,8 @@ Test(contains, all_contains_every_right)
 		cr_expect(cap_rights_contains(&all, &r), "%s", fbsd[i].name);
 	}
 	cap_rights_init(&r, CAP_FCHROOT, CAP_INOTIFY_ADD, CAP_INOTIFY_RM,
-			CAP_FSIGNAL, CAP_EPOLL_CTL, CAP_SETNS, CAP_PERFMON,
-			CAP_BPF);
+			CAP_FSIGNAL, CAP_EPOLL_CTL, CAP_SETNS, CAP_PERF_EVENT,
+			CAP_BPF_OBJ);
 	cr_expect(cap_rights_contains(&all, &r));
 }
 
@@ -519,9 +519,9 @@ Test(is_empty, words)
 	cr_expect(cap_rights_is_empty(&r));
 	CAP_NONE(&r);
 	cr_expect(cap_rights_is_empty(&r));
-	cap_rights_set(&r, CAP_BPF);
+	cap_rights_set(&r, CAP_BPF_OBJ);
 	cr_expect_not(cap_rights_is_empty(&r));
-	cap_rights_clear(&r, CAP_BPF);
+	cap_rights_clear(&r, CAP_BPF_OBJ);
 	cr_expect(cap_rights_is_empty(&r));
 	cap_rights_set(&r, CAP_READ);
 	cr_expect_not(cap_rights_is_empty(&r));

@@ -124,8 +124,8 @@ Test(names_table, additions)
 		{ "CAP_FSIGNAL", CAP_FSIGNAL, CAPSICUM_RIGHT_LINUX },
 		{ "CAP_EPOLL_CTL", CAP_EPOLL_CTL, CAPSICUM_RIGHT_LINUX },
 		{ "CAP_SETNS", CAP_SETNS, CAPSICUM_RIGHT_LINUX },
-		{ "CAP_PERFMON", CAP_PERFMON, CAPSICUM_RIGHT_LINUX },
-		{ "CAP_BPF", CAP_BPF, CAPSICUM_RIGHT_LINUX },
+		{ "CAP_PERF_EVENT", CAP_PERF_EVENT, CAPSICUM_RIGHT_LINUX },
+		{ "CAP_BPF_OBJ", CAP_BPF_OBJ, CAPSICUM_RIGHT_LINUX },
 	};
 	size_t i, n;
 
@@ -225,7 +225,7 @@ Test(right_name, exact_values)
 	cr_expect_str_eq(capsicum_right_name(CAP_POLL_EVENT), "CAP_EVENT");
 	cr_expect_str_eq(capsicum_right_name(CAP_MMAP_RW), "CAP_MMAP_RW");
 	cr_expect_str_eq(capsicum_right_name(CAP_ALL1), "CAP_ALL1");
-	cr_expect_str_eq(capsicum_right_name(CAP_BPF), "CAP_BPF");
+	cr_expect_str_eq(capsicum_right_name(CAP_BPF_OBJ), "CAP_BPF_OBJ");
 }
 
 Test(right_name, no_match)
@@ -274,7 +274,7 @@ Test(parse, separators)
 	expect_parse(" read , write ", rw, CAPRIGHT(1, 0));
 	expect_parse("read write", rw, CAPRIGHT(1, 0));
 	expect_parse("read,\twrite\n", rw, CAPRIGHT(1, 0));
-	expect_parse("read,write,ioctl,bpf", rw, CAP_IOCTL | CAP_BPF);
+	expect_parse("read,write,ioctl,bpf_obj", rw, CAP_IOCTL | CAP_BPF_OBJ);
 	expect_parse("", CAPRIGHT(0, 0), CAPRIGHT(1, 0));
 	expect_parse("  \t", CAPRIGHT(0, 0), CAPRIGHT(1, 0));
 }

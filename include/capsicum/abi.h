@@ -174,10 +174,16 @@
 #define CAP_EPOLL_CTL CAPRIGHT(1, 1ULL << 55)
 /* setns(2) into the namespace a descriptor refers to. */
 #define CAP_SETNS CAPRIGHT(1, 1ULL << 54)
-/* Reading and controlling a perf_event descriptor. */
-#define CAP_PERFMON CAPRIGHT(1, 1ULL << 53)
+/*
+ * Reading and controlling a perf_event descriptor.  The 2014 patch called
+ * it CAP_PERFMON, and we once CAP_BPF for the next one: both are now
+ * POSIX capability numbers in <linux/capability.h> (38, 39), so a file
+ * including both headers would fail to build or silently swap values.
+ * Neither old name is defined anywhere here.
+ */
+#define CAP_PERF_EVENT CAPRIGHT(1, 1ULL << 53)
 /* bpf(2) commands that take a map, program or link descriptor. */
-#define CAP_BPF CAPRIGHT(1, 1ULL << 52)
+#define CAP_BPF_OBJ CAPRIGHT(1, 1ULL << 52)
 
 /*
  * Every index-1 right: FreeBSD 15's 0x7FFFFF (FreeBSD 14's 0x1FFFFF plus the
@@ -405,7 +411,9 @@ struct capsicum_ioctls {
 	/* signals, process descriptors */                                     \
 	X(TASK_KILL, "task_kill")                                              \
 	/* a uid's share of the tables is used up */                           \
-	X(QUOTA, "quota")
+	X(QUOTA, "quota")                                                      \
+	/* getsid, getpgid of another process */                               \
+	X(TASK_QUERY, "task_query")
 
 #define CAPSICUM_HOOK_ENUM_(suffix, name) CAPSICUM_HOOK_##suffix,
 enum capsicum_hook {

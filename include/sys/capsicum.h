@@ -25,7 +25,10 @@ typedef struct cap_rights cap_rights_t;
 
 /* The index bits of a right, as FreeBSD: one-hot, 1 for word 0, 2 for 1. */
 #define CAPIDXBIT(right) ((int)(((right) >> 57) & 0x1F))
-#define CAPVER(rights)	 ((int)((rights)->cr_rights[0] >> 62))
+#define CAPRVER(right)	 ((int)((right) >> 62))
+#define CAPVER(rights)	 CAPRVER((rights)->cr_rights[0])
+/* Words in cr_rights[]: the version says how many beyond the first two. */
+#define CAPARSIZE(rights) (CAPVER(rights) + 2)
 
 #define CAP_ALL(rights)                                                        \
 	do {                                                                   \
@@ -43,6 +46,8 @@ typedef struct cap_rights cap_rights_t;
 	} while (0)
 
 typedef unsigned long cap_ioctl_t;
+/* A CAP_FCNTL_* mask, as cap_fcntls_limit() and cap_fcntls_get() take it. */
+typedef uint32_t cap_fcntl_t;
 
 /* cap_ioctls_get() result for a descriptor with no ioctl allowlist. */
 #ifdef SSIZE_MAX
