@@ -42,8 +42,8 @@ LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.bpf.o,$(BPF_SRCS))
 SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
-# Tests run in link order. The daemon's come last: in the plain boot the
-# unloaded-state tests must run before anything loads Capsicum.
+# Tests run in link order, the daemon's last, but none depends on it: the
+# ones that need Capsicum unloaded unload it themselves (fixture_unload).
 SELFTEST_SRCS := $(filter-out selftests/test_daemon.c,$(wildcard selftests/*.c)) \
 	selftests/test_daemon.c
 SELFTEST_OBJS := $(patsubst %.c,$(O)/%.o,$(SELFTEST_SRCS))
@@ -64,7 +64,8 @@ CAPCTL := $(O)/cli/capctl
 CAPCTL_DAEMON_OBJS := $(addprefix $(O)/daemon/,audit_line.o counters.o load.o)
 # Logic the host unit tests exercise without BPF.
 UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o resolve.o) \
-	$(addprefix $(O)/daemon/,audit_line.o ratelimit.o notify.o)
+	$(addprefix $(O)/daemon/,audit_line.o log.o ratelimit.o notify.o) \
+	$(O)/selftests/run_child.o
 RUNAS := $(O)/selftests/vm/runas
 WAITER := $(O)/selftests/vm/waiter
 CAPINFO := $(O)/selftests/vm/capinfo
@@ -238,7 +239,7 @@ $(RIGHTS_TABLE): tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv | $(O
 	mv $@.tmp $@
 
 $(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
-	$(CC) $(CFLAGS) -I$(O)/tests -Icli -Idaemon -c $< -o $@
+	$(CC) $(CFLAGS) -I$(O)/tests -Icli -Idaemon -Iselftests -c $< -o $@
 
 $(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lcriterion
@@ -253,7 +254,7 @@ $(O)/tests/test_matrix.o: CFLAGS += -DSELFTESTS_BIN='"$(abspath $(SELFTESTS))"' 
 $(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(SELFTESTS): $(SELFTEST_OBJS) $(O)/daemon/load.o $(LIBCAPSICUM_A)
+$(SELFTESTS): $(SELFTEST_OBJS) $(O)/daemon/load.o $(O)/daemon/pinned.o $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz -lpthread
 
 # The selftests load through the daemon's loader, unchanged.

@@ -122,8 +122,7 @@ int floor_attach(void)
 		err = -errno;
 		goto out;
 	}
-	bpf_object__for_each_program(prog, obj)
-	{
+	bpf_object__for_each_program(prog, obj) {
 		if (nfloor == FLOOR_MAX) {
 			err = -E2BIG;
 			break;
@@ -157,8 +156,7 @@ static bool in_object(struct bpf_object *obj, const char *name)
 {
 	struct bpf_program *prog;
 
-	bpf_object__for_each_program(prog, obj)
-	{
+	bpf_object__for_each_program(prog, obj) {
 		if (!strcmp(bpf_program__name(prog), name))
 			return true;
 	}
@@ -180,7 +178,8 @@ int floor_check_pinned(const char *pin_dir)
 	obj = bpf_object__open_mem(bytes, size, NULL);
 	if (!obj)
 		return -errno;
-	bpf_object__for_each_program(prog, obj) n++;
+	bpf_object__for_each_program(prog, obj)
+		n++;
 	d = opendir(pin_dir);
 	if (!d) {
 		err = -errno;

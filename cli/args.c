@@ -4,6 +4,7 @@
 
 #include <capsicum/rights_names.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <linux/magic.h>
 #include <stdio.h>
@@ -108,125 +109,129 @@ static const struct {
 		return -1;                                                     \
 	} while (0)
 
-/* Options of `run`, up to "--"; i indexes argv. */
-static int parse_run(int argc, char **argv, int i, struct capctl_args *a,
-		     char *err, size_t len)
+/* The option getopt_long() just refused, as the user wrote it. */
+static const char *bad_option(char **argv)
 {
+	return argv[optind - 1];
+}
+
+/* Options of `run`, up to "--" or the command; getopt_long()'s optind. */
+static int parse_run(int argc, char **argv, struct capctl_args *a, char *err,
+		     size_t len)
+{
+	static const struct option longopts[] = {
+		{ "limit", required_argument, NULL, 'l' },
+		{ "allow-dir", required_argument, NULL, 'd' },
+		{ "capmode", no_argument, NULL, 'c' },
+		{ "allow-procfs", no_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ 0 },
+	};
 	struct run_opts *r = &a->run;
+	int c;
 
-	for (; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL;
-
-		if (!strcmp(arg, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(arg, "--capmode")) {
+	/* "+": the command's own options are its, not ours. */
+	while ((c = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
 			r->capmode = true;
-			continue;
-		}
-		if (!strcmp(arg, "--json")) {
-			a->json = true;
-			continue;
-		}
-		if (!strcmp(arg, "--allow-procfs")) {
+			break;
+		case 'p':
 			r->allow_procfs = true;
-			continue;
-		}
-		if (!strcmp(arg, "--limit") || !strcmp(arg, "--allow-dir")) {
-			if (i + 1 >= argc)
-				FAIL("%s needs an argument", arg);
-			val = argv[++i];
-		} else if (!strncmp(arg, "--limit=", 8)) {
-			val = arg + 8;
-			arg = "--limit";
-		} else if (!strncmp(arg, "--allow-dir=", 12)) {
-			val = arg + 12;
-			arg = "--allow-dir";
-		} else if (arg[0] == '-') {
-			FAIL("run: unknown option %s", arg);
-		} else {
-			break; /* the command, without "--" */
-		}
-		if (!strcmp(arg, "--limit")) {
+			break;
+		case 'j':
+			a->json = true;
+			break;
+		case 'l':
 			if (r->nlimits == CAPCTL_MAX_LIMITS)
 				FAIL("at most %d --limit", CAPCTL_MAX_LIMITS);
-			if (parse_limit(val, &r->limits[r->nlimits++]))
+			if (parse_limit(optarg, &r->limits[r->nlimits++]))
 				FAIL("--limit %s: expected FD=RIGHTS (e.g. "
 				     "1=write or 3=read,seek)",
-				     val);
-		} else {
+				     optarg);
+			break;
+		case 'd':
 			if (r->ndirs == CAPCTL_MAX_DIRS)
 				FAIL("at most %d --allow-dir", CAPCTL_MAX_DIRS);
-			if (parse_allow_dir(val, &r->dirs[r->ndirs++]))
+			if (parse_allow_dir(optarg, &r->dirs[r->ndirs++]))
 				FAIL("--allow-dir %s: expected DIR[=RIGHTS]",
-				     val);
+				     optarg);
+			break;
+		case ':':
+			FAIL("%s needs an argument", bad_option(argv));
+		default:
+			FAIL("run: unknown option %s", bad_option(argv));
 		}
 	}
-	if (i >= argc)
+	if (optind >= argc)
 		FAIL("run: no command given (capctl run [OPTIONS] -- CMD "
 		     "[ARGS])");
-	r->argv = argv + i;
+	r->argv = argv + optind;
 	return 0;
 }
 
-int capctl_parse(int argc, char **argv, struct capctl_args *a, char *err,
-		 size_t len)
+/* A positional argument of fds or rights, at most one. */
+static int positional(struct capctl_args *a, const char *cmd, const char *arg,
+		      char *err, size_t len)
 {
-	const char *cmd = NULL;
-	int i;
+	if (a->cmd == CMD_FDS && !a->pid) {
+		if (parse_pid(arg, &a->pid))
+			FAIL("fds: bad pid %s", arg);
+	} else if (a->cmd == CMD_RIGHTS && !a->rights) {
+		a->rights = arg;
+	} else {
+		FAIL("%s: unexpected argument %s", cmd, arg);
+	}
+	return 0;
+}
 
-	memset(a, 0, sizeof(*a));
-	a->audit_file = CAPCTL_DEFAULT_AUDIT;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
+/* The options and arguments of every command but run. */
+static int parse_cmd(int argc, char **argv, const char *cmd,
+		     struct capctl_args *a, char *err, size_t len)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "follow", no_argument, NULL, 'f' },
+		{ "file", required_argument, NULL, 'F' },
+		{ 0 },
+	};
+	int c;
+
+	/*
+	 * "+" stops at each argument that is not an option; it is taken
+	 * and getopt_long() goes on after it, so options may follow it.
+	 */
+	while (optind < argc) {
+		c = getopt_long(argc, argv, "+:hf", longopts, NULL);
+		if (c == -1) {
+			if (optind >= argc)
+				break;
+			if (positional(a, cmd, argv[optind++], err, len))
+				return -1;
+			continue;
+		}
+		if ((c == 'f' || c == 'F') && a->cmd != CMD_AUDIT)
+			FAIL("%s: unexpected argument %s", cmd,
+			     bad_option(argv));
+		switch (c) {
+		case 'j':
 			a->json = true;
-		} else if (!strcmp(argv[i], "--help") ||
-			   !strcmp(argv[i], "-h")) {
+			break;
+		case 'h':
 			a->cmd = CMD_HELP;
 			return 0;
-		} else if (argv[i][0] == '-') {
-			FAIL("unknown option %s", argv[i]);
-		} else {
-			cmd = argv[i++];
-			break;
-		}
-	}
-	if (!cmd)
-		FAIL("no command given");
-	for (size_t c = 0;; c++) {
-		if (c == sizeof(commands) / sizeof(commands[0]))
-			FAIL("unknown command %s", cmd);
-		if (!strcmp(cmd, commands[c].name)) {
-			a->cmd = commands[c].cmd;
-			break;
-		}
-	}
-	if (a->cmd == CMD_RUN)
-		return parse_run(argc, argv, i, a, err, len);
-	for (; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (!strcmp(arg, "--json")) {
-			a->json = true;
-		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			a->cmd = CMD_HELP;
-			return 0;
-		} else if (a->cmd == CMD_AUDIT &&
-			   (!strcmp(arg, "--follow") || !strcmp(arg, "-f"))) {
+		case 'f':
 			a->follow = true;
-		} else if (a->cmd == CMD_AUDIT && !strcmp(arg, "--file")) {
-			if (i + 1 >= argc)
-				FAIL("--file needs an argument");
-			a->audit_file = argv[++i];
-		} else if (a->cmd == CMD_FDS && !a->pid && arg[0] != '-') {
-			if (parse_pid(arg, &a->pid))
-				FAIL("fds: bad pid %s", arg);
-		} else if (a->cmd == CMD_RIGHTS && !a->rights &&
-			   (arg[0] != '-' || !arg[1])) {
-			a->rights = arg;
-		} else {
-			FAIL("%s: unexpected argument %s", cmd, arg);
+			break;
+		case 'F':
+			a->audit_file = optarg;
+			break;
+		case ':':
+			FAIL("%s needs an argument", bad_option(argv));
+		default:
+			FAIL("%s: unexpected argument %s", cmd,
+			     bad_option(argv));
 		}
 	}
 	if (a->cmd == CMD_FDS && !a->pid)
@@ -234,4 +239,48 @@ int capctl_parse(int argc, char **argv, struct capctl_args *a, char *err,
 	if (a->cmd == CMD_RIGHTS && !a->rights)
 		FAIL("rights: give NAMES or HEX (e.g. read,seek)");
 	return 0;
+}
+
+int capctl_parse(int argc, char **argv, struct capctl_args *a, char *err,
+		 size_t len)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *cmd;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->audit_file = CAPCTL_DEFAULT_AUDIT;
+	/* Parsed more than once in one process (the unit tests): reset. */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			a->json = true;
+			break;
+		case 'h':
+			a->cmd = CMD_HELP;
+			return 0;
+		default:
+			FAIL("unknown option %s", bad_option(argv));
+		}
+	}
+	if (optind >= argc)
+		FAIL("no command given");
+	cmd = argv[optind++];
+	for (size_t i = 0;; i++) {
+		if (i == sizeof(commands) / sizeof(commands[0]))
+			FAIL("unknown command %s", cmd);
+		if (!strcmp(cmd, commands[i].name)) {
+			a->cmd = commands[i].cmd;
+			break;
+		}
+	}
+	if (a->cmd == CMD_RUN)
+		return parse_run(argc, argv, a, err, len);
+	return parse_cmd(argc, argv, cmd, a, err, len);
 }

@@ -9,27 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#define HOOK_NAME(suffix, name) [CAPSICUM_HOOK_##suffix] = name,
 static const char *const hook_names[CAPSICUM_HOOK_MAX] = {
-	[CAPSICUM_HOOK_FILE_PERMISSION] = "file_permission",
-	[CAPSICUM_HOOK_MMAP_FILE] = "mmap_file",
-	[CAPSICUM_HOOK_FILE_MPROTECT] = "file_mprotect",
-	[CAPSICUM_HOOK_FILE_IOCTL] = "file_ioctl",
-	[CAPSICUM_HOOK_FILE_FCNTL] = "file_fcntl",
-	[CAPSICUM_HOOK_FILE_LOCK] = "file_lock",
-	[CAPSICUM_HOOK_INODE_GETATTR] = "inode_getattr",
-	[CAPSICUM_HOOK_INODE_SETATTR] = "inode_setattr",
-	[CAPSICUM_HOOK_XATTR] = "xattr",
-	[CAPSICUM_HOOK_SB_STATFS] = "sb_statfs",
-	[CAPSICUM_HOOK_EXEC] = "exec",
-	[CAPSICUM_HOOK_FILE_OPEN] = "file_open",
-	[CAPSICUM_HOOK_SOCKET] = "socket",
-	[CAPSICUM_HOOK_PATH_NOTIFY] = "path_notify",
-	[CAPSICUM_HOOK_LOOKUP] = "lookup",
-	[CAPSICUM_HOOK_TASK_KILL] = "task_kill",
-	[CAPSICUM_HOOK_QUOTA] = "quota",
-	[CAPSICUM_HOOK_TASK_QUERY] = "task_query",
-	[CAPSICUM_HOOK_FGET] = "fget",
+	CAPSICUM_HOOKS(HOOK_NAME) /* [CAPSICUM_HOOK_LOOKUP] = "lookup", ... */
 };
+#undef HOOK_NAME
 
 const char *audit_hook_name(unsigned int hook)
 {

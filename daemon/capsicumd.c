@@ -390,17 +390,9 @@ static int serve(const struct options *o)
 	return EXIT_OK;
 }
 
-static int libbpf_log(enum libbpf_print_level level, const char *fmt,
-		      va_list ap)
+static void load_log(int priority, const char *msg)
 {
-	char line[1024];
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	line[strcspn(line, "\n")] = '\0';
-	log_msg(LOG_WARNING, "libbpf", "%s", line);
-	return 0;
+	log_msg(priority, "load", "%s", msg);
 }
 
 /*
@@ -455,7 +447,8 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return EXIT_ERROR;
 	}
-	libbpf_set_print(libbpf_log);
+	libbpf_set_print(log_libbpf);
+	capsicum_load_set_log(load_log);
 	if (o.background && o.action == RUN)
 		background();
 	if (geteuid()) {

@@ -17,12 +17,37 @@
 #include <capsicum/pins.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+
+static capsicum_load_log_fn *log_fn;
+
+void capsicum_load_set_log(capsicum_load_log_fn *fn)
+{
+	log_fn = fn;
+}
+
+/* Every message of the load path goes here, so capsicumd's log has it. */
+static void __attribute__((format(printf, 2, 3)))
+load_log(int priority, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (log_fn)
+		log_fn(priority, msg);
+	else
+		fprintf(stderr, "capsicum: %s\n", msg);
+}
 
 /* Number of parameters of an LSM hook, from its bpf_lsm_ stub in BTF. */
 static int hook_nparams(const struct btf *btf, const char *hook)
@@ -62,7 +87,8 @@ static void skip_absent(struct capsicum_bpf *skel, const struct btf *btf)
 		  "__ia32_compat_sys_fcntl" },
 		{ skel->progs.capsicum_openat_exit_ia32,
 		  "__ia32_compat_sys_openat" },
-		{ skel->progs.capsicum_openat2_exit_ia32, "__ia32_sys_openat2" },
+		{ skel->progs.capsicum_openat2_exit_ia32,
+		  "__ia32_sys_openat2" },
 		{ skel->progs.capsicum_close_exit_ia32, "__ia32_sys_close" },
 		{ skel->progs.capsicum_close_range_exit_ia32,
 		  "__ia32_sys_close_range" },
@@ -184,14 +210,12 @@ static int protect_arm(struct capsicum_bpf *skel, const char *dir)
 	err = protect_path(skel, dir);
 	if (err)
 		return err;
-	bpf_object__for_each_map(map, skel->obj)
-	{
+	bpf_object__for_each_map(map, skel->obj) {
 		err = protect_id(skel, CAPSICUM_PROTECT_MAP, bpf_map__fd(map));
 		if (err)
 			return err;
 	}
-	bpf_object__for_each_program(prog, skel->obj)
-	{
+	bpf_object__for_each_program(prog, skel->obj) {
 		if (!bpf_program__autoload(prog))
 			continue; /* skip_absent: not on this kernel */
 		err = protect_id(skel, CAPSICUM_PROTECT_PROG,
@@ -206,17 +230,19 @@ static int protect_arm(struct capsicum_bpf *skel, const char *dir)
 	return 0;
 }
 
+/* The links, paired with their programs by the skeleton itself. */
 static int protect_links(struct capsicum_bpf *skel)
 {
-	struct bpf_link **links = (struct bpf_link **)&skel->links;
-	size_t n = sizeof(skel->links) / sizeof(links[0]);
+	const struct bpf_object_skeleton *s = skel->skeleton;
 	int err;
 
-	for (size_t i = 0; i < n; i++) {
-		if (!links[i])
+	for (int i = 0; i < s->prog_cnt; i++) {
+		struct bpf_link *link = *s->progs[i].link;
+
+		if (!link)
 			continue;
 		err = protect_id(skel, CAPSICUM_PROTECT_LINK,
-				 bpf_link__fd(links[i]));
+				 bpf_link__fd(link));
 		if (err)
 			return err;
 	}
@@ -229,13 +255,69 @@ static int pin_map(struct bpf_map *map, const char *path, mode_t mode)
 
 	if (err)
 		return err;
-	return chmod(path, mode) ? -errno : 0;
+	if (chmod(path, mode)) {
+		err = -errno;
+		bpf_map__unpin(map, NULL);
+		return err;
+	}
+	return 0;
+}
+
+static void prog_pin_path(char *path, size_t len, const char *dir,
+			  const char *kind, const struct bpf_program *prog)
+{
+	snprintf(path, len, "%s/%s_%s", dir, kind, bpf_program__name(prog));
+}
+
+/*
+ * Pins one program and its link (if attached), or neither: a path that
+ * already exists is someone else's and stays.
+ */
+static int pin_prog(const struct bpf_prog_skeleton *ps, const char *dir)
+{
+	struct bpf_program *prog = *ps->prog;
+	struct bpf_link *link = *ps->link;
+	char path[512];
+	int err;
+
+	prog_pin_path(path, sizeof(path), dir, "prog", prog);
+	err = bpf_program__pin(prog, path);
+	if (err || !link)
+		return err;
+	prog_pin_path(path, sizeof(path), dir, "link", prog);
+	err = bpf_link__pin(link, path);
+	if (err) {
+		prog_pin_path(path, sizeof(path), dir, "prog", prog);
+		bpf_program__unpin(prog, path);
+	}
+	return err;
+}
+
+/* Undoes pin_prog for the first n programs of the skeleton. */
+static void unpin_progs(const struct bpf_object_skeleton *s, const char *dir,
+			int n)
+{
+	char path[512];
+
+	for (int i = 0; i < n; i++) {
+		struct bpf_program *prog = *s->progs[i].prog;
+		struct bpf_link *link = *s->progs[i].link;
+
+		if (bpf_program__fd(prog) < 0)
+			continue;
+		if (link)
+			bpf_link__unpin(link);
+		prog_pin_path(path, sizeof(path), dir, "prog", prog);
+		bpf_program__unpin(prog, path);
+	}
 }
 
 /*
  * Pins links and programs (root only), the maps capctl reads (0400: root
  * gets read-only fds through them, see protect.bpf.h), answers for
  * everyone, and last the version stamp, which marks the state complete.
+ * All or nothing: on failure what was pinned is unpinned again, so the
+ * links go with the skeleton and no half of Capsicum stays enforcing.
  */
 static int pin_all(struct capsicum_bpf *skel, const char *dir)
 {
@@ -254,37 +336,35 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 		{ skel->maps.bss, CAPSICUM_PIN_BSS, 0400 },
 		{ skel->maps.version, CAPSICUM_PIN_VERSION, 0400 },
 	};
-	struct bpf_link **links = (struct bpf_link **)&skel->links;
-	struct bpf_program *prog;
-	char path[512];
-	size_t i = 0;
-	int err;
+	const size_t nmaps = sizeof(maps) / sizeof(maps[0]);
+	const struct bpf_object_skeleton *s = skel->skeleton;
+	int err = 0, i;
+	size_t m;
 
-	bpf_object__for_each_program(prog, skel->obj)
-	{
-		struct bpf_link *link = links[i++];
-
-		if (!bpf_program__autoload(prog))
-			continue; /* skip_absent: not on this kernel */
-		snprintf(path, sizeof(path), "%s/prog_%s", dir,
-			 bpf_program__name(prog));
-		err = bpf_program__pin(prog, path);
-		if (err)
-			return err;
-		if (!link)
-			continue;
-		snprintf(path, sizeof(path), "%s/link_%s", dir,
-			 bpf_program__name(prog));
-		err = bpf_link__pin(link, path);
-		if (err)
-			return err;
+	for (i = 0; i < s->prog_cnt && !err; i++)
+		/* Not loaded: absent from this kernel (skip_absent). */
+		if (bpf_program__fd(*s->progs[i].prog) >= 0)
+			err = pin_prog(&s->progs[i], dir);
+	if (err) {
+		load_log(LOG_ERR, "pinning %s under %s failed: %s",
+			 bpf_program__name(*s->progs[i - 1].prog), dir,
+			 strerror(-err));
+		unpin_progs(s, dir, i - 1);
+		return err;
 	}
-	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
-		err = pin_map(maps[i].map, maps[i].path, maps[i].mode);
+	for (m = 0; m < nmaps; m++) {
+		err = pin_map(maps[m].map, maps[m].path, maps[m].mode);
 		if (err)
-			return err;
+			break;
 	}
-	return 0;
+	if (!err)
+		return 0;
+	load_log(LOG_ERR, "pinning %s failed: %s", maps[m].path,
+		 strerror(-err));
+	while (m--)
+		bpf_map__unpin(maps[m].map, NULL);
+	unpin_progs(s, dir, s->prog_cnt);
+	return err;
 }
 
 #define DEFAULT_MAX_FDS		65536
@@ -337,13 +417,16 @@ static int apply_opts(struct capsicum_bpf *skel,
 	int err;
 
 	if (why) {
-		fprintf(stderr, "capsicum: %s\n", why);
+		load_log(LOG_ERR, "%s", why);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		err = bpf_map__set_max_entries(sizes[i].map, sizes[i].n);
-		if (err)
+		if (err) {
+			load_log(LOG_ERR, "sizing %s failed: %s",
+				 bpf_map__name(sizes[i].map), strerror(-err));
 			return err;
+		}
 	}
 	skel->rodata->uid_quota = o->uid_quota;
 	skel->rodata->uid_ioctl_quota = o->uid_ioctl_quota;
@@ -356,6 +439,7 @@ int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 	struct capsicum_bpf *skel = NULL;
 	struct capsicum_load_opts defaults;
 	struct btf *btf = NULL;
+	bool made_dir = false;
 	int err, n;
 
 	if (!o) {
@@ -369,13 +453,14 @@ int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {
 		err = -errno;
-		fprintf(stderr, "capsicum: kernel has no BTF (%s)\n",
-			strerror(-err));
+		load_log(LOG_ERR, "kernel has no BTF (%s)", strerror(-err));
 		return err;
 	}
 	skel = capsicum_bpf__open();
 	if (!skel) {
 		err = -errno;
+		load_log(LOG_ERR, "opening the BPF object failed: %s",
+			 strerror(-err));
 		goto out;
 	}
 	n = hook_nparams(btf, "inode_setattr");
@@ -386,34 +471,41 @@ int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 		goto out;
 	err = capsicum_bpf__load(skel);
 	if (err) {
-		fprintf(stderr, "capsicum: loading the programs failed: %s\n",
-			strerror(-err));
+		load_log(LOG_ERR, "loading the programs failed: %s",
+			 strerror(-err));
 		goto out;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
+	if (mkdir(dir, 0755) == 0) {
+		made_dir = true;
+	} else if (errno != EEXIST) {
 		err = -errno;
+		load_log(LOG_ERR, "cannot make %s: %s", dir, strerror(-err));
 		goto out;
 	}
 	err = protect_arm(skel, dir);
 	if (err) {
-		fprintf(stderr, "capsicum: arming the protection failed: %s\n",
-			strerror(-err));
+		load_log(LOG_ERR, "arming the protection failed: %s",
+			 strerror(-err));
 		goto out;
 	}
 	err = capsicum_bpf__attach(skel);
 	if (err) {
-		fprintf(stderr, "capsicum: attaching failed: %s\n",
-			strerror(-err));
+		load_log(LOG_ERR, "attaching failed: %s", strerror(-err));
 		goto out;
 	}
 	err = protect_links(skel);
-	if (!err)
-		err = pin_all(skel, dir);
-	if (err)
-		fprintf(stderr, "capsicum: pinning under %s failed: %s\n", dir,
-			strerror(-err));
+	if (err) {
+		load_log(LOG_ERR, "protecting the links failed: %s",
+			 strerror(-err));
+		goto out;
+	}
+	/* Logs what failed, and leaves nothing pinned if anything did. */
+	err = pin_all(skel, dir);
 out:
+	/* Unpinned, the links detach with the skeleton's last reference. */
 	capsicum_bpf__destroy(skel);
 	btf__free(btf);
+	if (err && made_dir)
+		rmdir(dir);
 	return err;
 }

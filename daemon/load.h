@@ -3,6 +3,7 @@
 #define CAPSICUM_DAEMON_LOAD_H
 
 #include <stdint.h>
+#include <syslog.h> /* the priorities of capsicum_load_log_fn */
 
 /*
  * Sizes of the shared tables and the per-uid quota (doc/design.md,
@@ -31,9 +32,18 @@ const char *capsicum_load_opts_check(const struct capsicum_load_opts *o);
  * Loads the Capsicum BPF programs, attaches them and pins links and maps
  * under pin_dir, so enforcement outlives the loading process. o NULL: the
  * defaults. Returns 0, 1 if pin_dir already holds a loaded instance (left
- * untouched), or a negative errno with a message on stderr.
+ * untouched), or a negative errno with a message through the load log.
+ * All or nothing: on failure nothing it made stays pinned or attached.
  */
 int capsicum_load(const char *pin_dir, const struct capsicum_load_opts *o);
+
+/*
+ * Where capsicum_load's messages go (a syslog priority and one line):
+ * stderr, "capsicum: " first, while fn is NULL. capsicumd sends them to
+ * its own log, so --syslog and --log see why a load failed.
+ */
+typedef void capsicum_load_log_fn(int priority, const char *msg);
+void capsicum_load_set_log(capsicum_load_log_fn *fn);
 
 /*
  * Hash of the BPF object this binary carries, as stamped into the pinned

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static enum log_target target = LOG_TO_STDERR;
@@ -58,4 +59,28 @@ void log_msg(int priority, const char *subsystem, const char *fmt, ...)
 		fprintf(stderr, "<%d>capsicumd: %s: %s\n", priority, subsystem,
 			line);
 	}
+}
+
+void log_vlines(int priority, const char *subsystem, const char *fmt,
+		va_list ap)
+{
+	char *text, *line, *save = NULL;
+
+	/* A verifier log comes as one message of any size: no fixed buffer. */
+	if (vasprintf(&text, fmt, ap) < 0) {
+		log_msg(LOG_ERR, subsystem,
+			"a message was lost: out of memory");
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		log_msg(priority, subsystem, "%s", line);
+	free(text);
+}
+
+int log_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level != LIBBPF_DEBUG)
+		log_vlines(LOG_WARNING, "libbpf", fmt, ap);
+	return 0;
 }

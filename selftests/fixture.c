@@ -2,8 +2,10 @@
 #include "fixture.h"
 
 #include "load.h"
+#include "pinned.h"
 #include "selftest.h"
 
+#include <bpf/bpf.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -11,8 +13,15 @@
 #include <sys/stat.h>
 #include <string.h>
 #include <sys/capsicum.h>
+#include <sys/procdesc.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#define PIDFILE "/run/capsicumd.pid"
+/* TCG is slow; a bound, not a synchronisation. */
+#define DETACH_WAIT_S 60
 
 bool fixture_loaded(void)
 {
@@ -20,6 +29,143 @@ bool fixture_loaded(void)
 		capsicum_load(CAPSICUM_PIN_DIR, NULL);
 	return ASSERT_TRUE(access(CAPSICUM_PIN_ANSWERS, F_OK) == 0,
 			   "capsicum programs loaded");
+}
+
+pid_t fixture_daemon_pid(void)
+{
+	char path[64], comm[32] = "";
+	FILE *f = fopen(PIDFILE, "re");
+	int pid = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = pid > 0 ? fopen(path, "re") : NULL;
+	if (!f)
+		return 0;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return strcmp(comm, "capsicumd\n") ? 0 : pid;
+}
+
+/* Does any Capsicum program still answer a process or an fd request? */
+static bool control_plane_answers(void)
+{
+	cap_rights_t r;
+	unsigned int mode;
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	bool answers = cap_getmode(&mode) == 0 || errno != ENOSYS;
+
+	cap_rights_init(&r, CAP_READ);
+	if (fd >= 0 && (cap_rights_limit(fd, &r) == 0 || errno != ENOSYS))
+		answers = true;
+	if (fd >= 0)
+		close(fd);
+	return answers;
+}
+
+/*
+ * Is any BPF link attached? Nothing else in the test VM attaches BPF
+ * programs, and a test's own links go with its skeleton, so between tests
+ * a link is one of Capsicum's. One we may not open is protected: ours.
+ */
+static bool any_link(void)
+{
+	__u32 id = 0;
+	int fd;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd >= 0 || errno != ENOENT) {
+			if (fd >= 0)
+				close(fd);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool fixture_wait_detached(void)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	/*
+	 * An unpinned link is released after an RCU grace period and a
+	 * workqueue hop, and nothing tells userspace when: poll the fact
+	 * itself, with a bound.
+	 */
+	while (control_plane_answers() || any_link()) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > DETACH_WAIT_S)
+			return false;
+		usleep(10000);
+	}
+	return true;
+}
+
+bool fixture_unload(void)
+{
+	if (!selftest_is_root() || fixture_daemon_pid())
+		selftest_skip("needs root in a boot without capsicumd: only "
+			      "the binary that loaded Capsicum may unload it");
+	return ASSERT_OK(pinned_unload(), "unload the pinned state") &&
+	       ASSERT_TRUE(fixture_wait_detached(),
+			   "programs detached once unpinned");
+}
+
+int fixture_scratch_file(const char *content)
+{
+	char path[] = "/tmp/scratch.XXXXXX";
+	int fd = mkstemp(path);
+	size_t n = content ? strlen(content) : 0;
+
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (n && write(fd, content, n) != (ssize_t)n) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+bool fixture_scratch_twice(int fds[2])
+{
+	char path[] = "/tmp/scratch2.XXXXXX";
+
+	fds[0] = mkstemp(path);
+	fds[1] = fds[0] < 0 ? -1 : open(path, O_RDWR);
+	if (fds[0] >= 0)
+		unlink(path);
+	return fds[0] >= 0 && fds[1] >= 0;
+}
+
+pid_t fixture_pdfork_piped(struct fixture_pdchild *c, int flags)
+{
+	pid_t pid;
+
+	if (pipe(c->go) || pipe(c->ack))
+		return -1;
+	pid = pdfork(&c->pd, flags);
+	/* A bound, so a child whose parent failed cannot outlive the run. */
+	if (pid == 0)
+		alarm(30);
+	return pid;
+}
+
+int fixture_pdchild_close_release(struct fixture_pdchild *c, pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || close(c->pd) || write(c->go[1], "x", 1) != 1 ||
+	    waitpid(pid, &status, __WALL) != pid)
+		return -1;
+	return status;
 }
 
 int fixture_limit_all_but(int fd, uint64_t right)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* capsicumd's default --uid-quota, which both selftest boots use. */
 #define FIXTURE_UID_QUOTA 16384
@@ -13,6 +14,43 @@
 
 /* Root loads the programs on first need; uid 1000 finds them pinned. */
 bool fixture_loaded(void);
+/* capsicumd's pid (its pidfile, checked against /proc), or 0. */
+pid_t fixture_daemon_pid(void);
+/*
+ * Removes the pinned state and waits, bounded, until no Capsicum program
+ * answers any more. Skips the test unless this binary loaded the state
+ * (root, no capsicumd): for tests that need Capsicum unloaded, whatever
+ * ran before them. fixture_loaded() loads it again.
+ */
+bool fixture_unload(void);
+/*
+ * The wait alone (root): true once no program answers and no BPF link is
+ * left in the system, false after a bound.
+ */
+bool fixture_wait_detached(void);
+/*
+ * A scratch file, already unlinked, open read-write, holding `content`
+ * (NULL: empty) with the offset after it; -1 on failure.
+ */
+int fixture_scratch_file(const char *content);
+/* One scratch file opened twice: two open files of it, both read-write. */
+bool fixture_scratch_twice(int fds[2]);
+/*
+ * A pdfork child on two pipes: it waits for a byte on go[0] and answers
+ * on ack[1]. fixture_pdfork_piped() returns as pdfork does (0 in the
+ * child, whose life it bounds with alarm(30)); -1 if a pipe failed.
+ */
+struct fixture_pdchild {
+	int pd;
+	int go[2];
+	int ack[2];
+};
+pid_t fixture_pdfork_piped(struct fixture_pdchild *c, int flags);
+/*
+ * Closes the process descriptor, then releases the child with one byte
+ * and reaps it by pid: its wait status, or -1.
+ */
+int fixture_pdchild_close_release(struct fixture_pdchild *c, pid_t pid);
 /* Limits fd to every right except the bits of `right` (CAP_* value). */
 int fixture_limit_all_but(int fd, uint64_t right);
 

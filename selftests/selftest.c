@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Runner for the VM selftests: runs every registered SELFTEST (or those
- * named on the command line) in its own child and prints one closing line,
+ * named on the command line) in its own child, killed with everything it
+ * forked if it hangs (run_child.h), and prints one closing line,
  * "N passed, N failed[, N skipped]", which the host collects. With --list
  * it only names every test and row (loads nothing, so it runs on the host).
  */
 #define _GNU_SOURCE
 #include "selftest.h"
+
+#include "run_child.h"
 
 #include <bpf/libbpf.h>
 #include <stdarg.h>
@@ -14,8 +17,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Exit codes a test child reports to the runner. */
-enum { CHILD_PASS = 0, CHILD_FAIL = 1, CHILD_SKIP = 77 };
+/*
+ * Per test, generous for TCG, and well inside the VM's own limit so the
+ * boot still ends with a report; CAPSICUM_SELFTEST_TIMEOUT=SECONDS
+ * overrides it.
+ */
+#define DEFAULT_TIMEOUT_S 300
 
 static struct selftest *tests;
 static struct selftest_rows *row_tables;
@@ -93,30 +100,26 @@ static bool selected(const char *name, int argc, char **argv)
 	return false;
 }
 
-static int run_one(struct selftest *t)
+static int run_body(void *arg)
 {
-	int status;
-	pid_t pid;
+	struct selftest *t = arg;
 
+	libbpf_set_print(libbpf_print);
+	t->fn();
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		return CHILD_FAIL;
-	}
-	if (pid == 0) {
-		libbpf_set_print(libbpf_print);
-		t->fn();
-		fflush(NULL);
-		_exit(failed ? CHILD_FAIL : CHILD_PASS);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return CHILD_FAIL;
-	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "    killed by signal %d\n", WTERMSIG(status));
-		return CHILD_FAIL;
-	}
-	return WEXITSTATUS(status);
+	return failed ? CHILD_FAIL : CHILD_PASS;
+}
+
+static unsigned int timeout_s(void)
+{
+	const char *env = getenv("CAPSICUM_SELFTEST_TIMEOUT");
+	char *end;
+	unsigned long n;
+
+	if (!env)
+		return DEFAULT_TIMEOUT_S;
+	n = strtoul(env, &end, 10);
+	return *end || !n || n > 86400 ? DEFAULT_TIMEOUT_S : (unsigned int)n;
 }
 
 /* "test NAME" and "row NAME" lines, for tests/test_matrix.c. */
@@ -143,7 +146,7 @@ int main(int argc, char **argv)
 	for (struct selftest *t = tests; t; t = t->next) {
 		if (!selected(t->name, argc, argv))
 			continue;
-		switch (run_one(t)) {
+		switch (run_child(run_body, t, timeout_s())) {
 		case CHILD_PASS:
 			passed++;
 			printf("ok    %s (%s %d)\n", t->name, who, geteuid());
@@ -151,6 +154,11 @@ int main(int argc, char **argv)
 		case CHILD_SKIP:
 			skipped++;
 			printf("skip  %s (%s %d)\n", t->name, who, geteuid());
+			break;
+		case CHILD_TIMEOUT:
+			nfailed++;
+			printf("FAIL  %s (%s %d): timed out\n", t->name, who,
+			       geteuid());
 			break;
 		default:
 			nfailed++;

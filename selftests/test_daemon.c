@@ -36,33 +36,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PIDFILE	 "/run/capsicumd.pid"
 #define AUDIT	 "/run/capsicumd/audit.log"
 #define WAIT_MS	 60000 /* TCG is slow; a bound, not a synchronisation */
 #define PROG_PIN CAPSICUM_PIN_DIR "/prog_capsicum_prctl"
 #define LINK_PIN CAPSICUM_PIN_DIR "/link_capsicum_prctl"
-
-/* capsicumd's pid, or 0 if it does not run. */
-static pid_t daemon_pid(void)
-{
-	char path[64], comm[32] = "";
-	FILE *f = fopen(PIDFILE, "re");
-	int pid = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%d", &pid) != 1)
-		pid = 0;
-	fclose(f);
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = pid > 0 ? fopen(path, "re") : NULL;
-	if (!f)
-		return 0;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	return strcmp(comm, "capsicumd\n") ? 0 : pid;
-}
 
 /* Skips unless root and capsicumd runs; returns its pid. */
 static pid_t need_daemon(void)
@@ -71,7 +48,7 @@ static pid_t need_daemon(void)
 
 	if (!selftest_is_root())
 		selftest_skip("needs root (capctl fds, the audit log)");
-	pid = daemon_pid();
+	pid = fixture_daemon_pid();
 	if (!pid)
 		selftest_skip("capsicumd is not running (boot without "
 			      "--daemon)");
@@ -165,16 +142,6 @@ static bool has_rights(const char *obj, uint64_t r0, uint64_t r1)
 	return strstr(obj, want) != NULL;
 }
 
-static int scratch_file(void)
-{
-	char path[] = "/tmp/daemon.XXXXXX";
-	int fd = mkstemp(path);
-
-	if (fd >= 0)
-		unlink(path);
-	return fd;
-}
-
 /* A waiter under capctl run: its pid, stdin to feed and answers to read. */
 struct sandbox {
 	pid_t pid;
@@ -262,7 +229,7 @@ static void ps_and_status_show(pid_t pid)
 	if (ASSERT_EQ(capture(status, out, sizeof(out)), 0,
 		      "capctl --json status")) {
 		snprintf(want, sizeof(want), "\"daemon_pid\":%d,",
-			 daemon_pid());
+			 fixture_daemon_pid());
 		ASSERT_TRUE(strstr(out, "\"loaded\":true,\"same_build\":true"),
 			    "status: loaded, this build");
 		ASSERT_TRUE(strstr(out, want), "status names the daemon");
@@ -277,7 +244,7 @@ SELFTEST(daemon_capctl_fds_shows_the_rights_set)
 	int file;
 
 	need_daemon();
-	file = scratch_file();
+	file = fixture_scratch_file(NULL);
 	if (!ASSERT_OK(file, "scratch file") ||
 	    !sandbox_start(&sb, file, "1=write", "3=read,seek"))
 		return;
@@ -467,7 +434,7 @@ SELFTEST(daemon_sigkill_and_restart_lose_no_restriction)
 	struct sandbox sb;
 	char out[512], obj[1024];
 	pid_t old = need_daemon(), now;
-	int file = scratch_file();
+	int file = fixture_scratch_file(NULL);
 
 	if (!ASSERT_OK(file, "scratch file") ||
 	    !sandbox_start(&sb, file, "3=read", NULL))
@@ -478,7 +445,7 @@ SELFTEST(daemon_sigkill_and_restart_lose_no_restriction)
 	/* Enforcement lives in the pinned links: no window. */
 	ASSERT_EQ(sandbox_write(&sb, 3), ENOTCAPABLE, "denied, daemon dead");
 	ASSERT_EQ(capture(start, out, sizeof(out)), 0, "init script start");
-	now = daemon_pid();
+	now = fixture_daemon_pid();
 	ASSERT_TRUE(now && now != old, "a new capsicumd runs");
 	ASSERT_EQ(sandbox_write(&sb, 3), ENOTCAPABLE, "denied after restart");
 	if (fds_json(sb.pid, json, sizeof(json)))
@@ -617,7 +584,7 @@ SELFTEST(daemon_protects_the_pin_directory)
 		  "a private mount namespace may mount over it");
 
 	/* The pins still work: a limit holds and cap_rights_get reads it. */
-	fd = scratch_file();
+	fd = fixture_scratch_file(NULL);
 	if (!ASSERT_OK(fd, "scratch file"))
 		return;
 	cap_rights_init(&rights, CAP_READ);
@@ -872,7 +839,7 @@ SELFTEST(daemon_capctl_fds_agrees_with_cap_rights_get)
 	if (!ASSERT_OK(pipe(p), "pipe") || !ASSERT_OK(pipe(ready), "pipe") ||
 	    !ASSERT_OK(pipe(done), "pipe"))
 		return;
-	ent = scratch_file();
+	ent = fixture_scratch_file(NULL);
 	cap_rights_init(&r, CAP_READ, CAP_SEEK, CAP_FCNTL);
 	if (!ASSERT_OK(cap_rights_limit(ent, &r), "limit the entry") ||
 	    !ASSERT_OK(cap_fcntls_limit(ent, CAP_FCNTL_GETFL), "fcntls"))

@@ -100,13 +100,11 @@ SELFTEST(accept_inherits_the_listener_it_waited_on)
  */
 SELFTEST(closed_sibling_entry_never_revives)
 {
-	char path[] = "/tmp/sibling.XXXXXX";
 	cap_rights_t r;
-	int f = mkstemp(path), got;
+	int f = fixture_scratch_file(NULL), got;
 
 	if (!fixture_loaded() || !ASSERT_OK(f, "file"))
 		return;
-	unlink(path);
 	cap_rights_init(&r, CAP_READ);
 	if (!ASSERT_EQ(dup2(f, 200), 200, "sibling at 200") ||
 	    !ASSERT_OK(cap_rights_limit(f, &r), "limit f") ||

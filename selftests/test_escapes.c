@@ -207,8 +207,8 @@ SELFTEST(uring_limited_table_refuses_path_requests)
 	ASSERT_EQ(ring_openat(&u, b.dfd, "f", O_RDWR), -ENOTCAPABLE,
 		  "OPENAT(O_RDWR) without CAP_WRITE");
 	ASSERT_EQ(ring_statx(&u, b.dfd, "f"), -ENOTCAPABLE, "STATX");
-	ASSERT_EQ(ring_path_op(&u, IORING_OP_MKDIRAT, b.dfd, "n"),
-		  -ENOTCAPABLE, "MKDIRAT");
+	ASSERT_EQ(ring_path_op(&u, IORING_OP_MKDIRAT, b.dfd, "n"), -ENOTCAPABLE,
+		  "MKDIRAT");
 	ASSERT_EQ(ring_path_op(&u, IORING_OP_UNLINKAT, b.dfd, "f"),
 		  -ENOTCAPABLE, "UNLINKAT");
 	sqe = uring_sqe(&u, IORING_OP_RENAMEAT, b.dfd);
@@ -224,20 +224,19 @@ SELFTEST(uring_limited_table_refuses_path_requests)
 /* Requests on a limited descriptor: by the file's floor, or refused. */
 SELFTEST(uring_limited_descriptor_requests_need_their_rights)
 {
-	char name[] = "/tmp/uring-fd.XXXXXX", value[8];
+	char value[8];
 	struct io_uring_sqe *sqe;
 	struct uring u;
-	int fd, yes, sv[2] = { -1, -1 }, res;
+	int fd, yes, two[2], sv[2] = { -1, -1 }, res;
 
 	if (!fixture_loaded() || !ring(&u, false))
 		return;
-	fd = mkstemp(name);
-	yes = open(name, O_RDWR);
-	if (!ASSERT_OK(fd, "file") || !ASSERT_OK(yes, "second file") ||
+	if (!ASSERT_TRUE(fixture_scratch_twice(two), "file opened twice") ||
 	    !ASSERT_OK(sv[0] = socket(AF_INET, SOCK_DGRAM, 0), "udp") ||
 	    !ASSERT_OK(sv[1] = socket(AF_INET, SOCK_DGRAM, 0), "udp 2"))
 		return;
-	unlink(name);
+	fd = two[0];
+	yes = two[1];
 	sqe = uring_sqe(&u, IORING_OP_FGETXATTR, fd);
 	sqe->addr = (uintptr_t) "user.x";
 	sqe->addr2 = (uintptr_t)value;
@@ -285,15 +284,13 @@ SELFTEST(uring_limited_descriptor_requests_need_their_rights)
 /* An O_RDWR temporary file limited to reading. */
 static int read_only_file(void)
 {
-	char name[] = "/tmp/escape-ro.XXXXXX";
 	cap_rights_t r;
-	int fd = mkstemp(name);
+	int fd = fixture_scratch_file("data");
 
 	if (fd < 0)
 		return -1;
-	unlink(name);
 	cap_rights_init(&r, CAP_READ, CAP_SEEK, CAP_FSTAT);
-	if (write(fd, "data", 4) != 4 || cap_rights_limit(fd, &r))
+	if (cap_rights_limit(fd, &r))
 		return -1;
 	return fd;
 }
@@ -438,7 +435,8 @@ SELFTEST(fork_racing_a_received_descriptor_never_widens)
 	pid_t pid;
 
 	if (!fixture_loaded() ||
-	    !ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, ps.sv), "socketpair"))
+	    !ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, ps.sv),
+		       "socketpair"))
 		return;
 	ps.fd = read_only_file();
 	/* 1,024 slots: the longer the fork's scan, the wider its window. */
@@ -603,13 +601,13 @@ static long int80(long nr, long a, long b, long c)
 	return ret;
 }
 
-#define I386_CLOSE	 6
-#define I386_IOCTL	 54
-#define I386_DUP2	 63
-#define I386_FTRUNCATE	 93
-#define I386_FSTATFS	 100
-#define I386_FSTAT64	 197
-#define I386_FGETXATTR	 231
+#define I386_CLOSE     6
+#define I386_IOCTL     54
+#define I386_DUP2      63
+#define I386_FTRUNCATE 93
+#define I386_FSTATFS   100
+#define I386_FSTAT64   197
+#define I386_FGETXATTR 231
 
 /*
  * i386 syscalls on descriptors of a process with limits: the file's
@@ -622,18 +620,16 @@ SELFTEST(i386_syscalls_get_the_floor_or_are_refused)
 {
 	char *low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
-	char name[] = "/tmp/i386.XXXXXX";
-	int fd, trunc_ok;
+	int fd, trunc_ok, two[2];
 	cap_rights_t r;
 	pid_t pid;
 
 	if (!fixture_loaded() || !ASSERT_TRUE(low != MAP_FAILED, "low page"))
 		return;
-	fd = mkstemp(name);
-	trunc_ok = open(name, O_RDWR);
-	if (!ASSERT_OK(fd, "file") || !ASSERT_OK(trunc_ok, "file 2"))
+	if (!ASSERT_TRUE(fixture_scratch_twice(two), "file opened twice"))
 		return;
-	unlink(name);
+	fd = two[0];
+	trunc_ok = two[1];
 	if (int80(I386_FSTAT64, 0, 0, 0) == -ENOSYS) {
 		selftest_skip("no i386 emulation");
 		return;
@@ -641,9 +637,9 @@ SELFTEST(i386_syscalls_get_the_floor_or_are_refused)
 	/* Before any limit, in a child: the calls work. */
 	pid = fork();
 	if (pid == 0)
-		_exit(int80(I386_FSTAT64, fd, (long)low, 0) != 0 ? 1
+		_exit(int80(I386_FSTAT64, fd, (long)low, 0) != 0   ? 1
 		      : int80(I386_FSTATFS, fd, (long)low, 0) != 0 ? 2
-								  : 0);
+								   : 0);
 	ASSERT_EQ(selftest_wait(pid), 0, "i386 fstat64 and fstatfs work");
 	CAP_ALL(&r);
 	cap_rights_clear(&r, CAP_FTRUNCATE, CAP_IOCTL, CAP_FSTAT);
@@ -675,18 +671,17 @@ SELFTEST(i386_syscalls_get_the_floor_or_are_refused)
 SELFTEST(i386_dup2_revives_no_closed_entry)
 {
 	cap_rights_t r;
-	char name[] = "/tmp/i386dup.XXXXXX";
 	int a, b;
 
 	if (!fixture_loaded())
 		return;
-	a = mkstemp(name);
+	a = fixture_scratch_file(NULL);
 	if (!ASSERT_OK(a, "file"))
 		return;
-	unlink(name);
 	b = dup(a);
 	cap_rights_init(&r, CAP_READ, CAP_FSTAT);
-	if (!ASSERT_OK(b, "dup") || !ASSERT_OK(cap_rights_limit(a, &r), "limit"))
+	if (!ASSERT_OK(b, "dup") ||
+	    !ASSERT_OK(cap_rights_limit(a, &r), "limit"))
 		return;
 	if (!ASSERT_EQ(write(b, "x", 1), 1, "the sibling keeps its rights"))
 		return;

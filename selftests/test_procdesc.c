@@ -173,23 +173,16 @@ SELFTEST(procdesc_parent_exit_kills_unless_daemon)
  */
 static int close_fate(int flags)
 {
-	int p[2], q[2], pd, status = -1;
-	pid_t pid;
+	struct fixture_pdchild pc;
+	pid_t pid = fixture_pdfork_piped(&pc, flags);
 	char c;
 
-	if (pipe(p) || pipe(q))
-		return -1;
-	pid = pdfork(&pd, flags);
 	if (pid == 0) {
-		alarm(30);
-		if (read(p[0], &c, 1) != 1 || write(q[1], "w", 1) != 1)
+		if (read(pc.go[0], &c, 1) != 1 || write(pc.ack[1], "w", 1) != 1)
 			_exit(100);
 		_exit(0);
 	}
-	if (pid < 0 || close(pd) || write(p[1], "x", 1) != 1 ||
-	    waitpid(pid, &status, __WALL) != pid)
-		return -1;
-	return status;
+	return fixture_pdchild_close_release(&pc, pid);
 }
 
 SELFTEST(procdesc_close_kills_unless_daemon)

@@ -100,14 +100,12 @@ static int exec_from(bool nonleader, const char *env)
 
 static int bound_case(bool nonleader)
 {
-	char path[] = "/tmp/r2b.XXXXXX";
 	cap_rights_t rw, ro;
 	pid_t pid = fork();
 	int f;
 
 	if (pid == 0) {
-		f = mkstemp(path);
-		unlink(path);
+		f = fixture_scratch_file(NULL);
 		cap_rights_init(&rw, CAP_READ, CAP_WRITE);
 		cap_rights_init(&ro, CAP_READ);
 		if (f < 0 || dup2(f, 10) != 10 || dup2(f, 11) != 11 ||
@@ -126,7 +124,6 @@ static int bound_case(bool nonleader)
  */
 SELFTEST(cloexec_closed_fd_number_does_not_revive_rights)
 {
-	char path[] = "/tmp/r2c.XXXXXX";
 	cap_rights_t ro;
 	pid_t pid;
 	int f;
@@ -135,8 +132,7 @@ SELFTEST(cloexec_closed_fd_number_does_not_revive_rights)
 		return;
 	pid = fork();
 	if (pid == 0) {
-		f = mkstemp(path);
-		unlink(path);
+		f = fixture_scratch_file(NULL);
 		cap_rights_init(&ro, CAP_READ);
 		if (f < 0 || dup3(f, 10, O_CLOEXEC) != 10 ||
 		    dup2(f, 11) != 11 || cap_rights_limit(11, &ro))
@@ -163,26 +159,21 @@ SELFTEST(nonleader_exec_keeps_fd_bound)
 
 static int pd_case(bool nonleader)
 {
-	int p[2], q[2], pd, status = -1;
-	pid_t pid;
+	struct fixture_pdchild pc;
+	pid_t pid = fixture_pdfork_piped(&pc, 0);
+	int status;
 	char c;
 
-	if (pipe(p) || pipe(q))
-		return -1;
-	pid = pdfork(&pd, 0);
 	if (pid == 0) {
-		alarm(30);
-		dup2(p[0], 20);
-		dup2(q[1], 21);
+		dup2(pc.go[0], 20);
+		dup2(pc.ack[1], 21);
 		exec_from(nonleader, "R2_PHASE=pd");
 	}
-	close(q[1]);
-	if (pid < 0 || read(q[0], &c, 1) != 1 || c != 'e')
+	close(pc.ack[1]);
+	if (pid < 0 || read(pc.ack[0], &c, 1) != 1 || c != 'e')
 		return -2;
-	if (close(pd) || write(p[1], "x", 1) != 1 ||
-	    waitpid(pid, &status, __WALL) != pid)
-		return -3;
-	return status;
+	status = fixture_pdchild_close_release(&pc, pid);
+	return status == -1 ? -3 : status;
 }
 
 SELFTEST(pd_child_nonleader_exec_still_dies_on_close)
@@ -204,7 +195,6 @@ SELFTEST(pd_child_nonleader_exec_still_dies_on_close)
 
 SELFTEST(fork_with_fds_past_the_scan_fails_closed)
 {
-	char path[] = "/tmp/r2h.XXXXXX";
 	struct rlimit rl = { 100000, 100000 };
 	cap_rights_t ro;
 	pid_t pid;
@@ -216,8 +206,7 @@ SELFTEST(fork_with_fds_past_the_scan_fails_closed)
 		selftest_skip("no rlimit");
 		return;
 	}
-	f = mkstemp(path);
-	unlink(path);
+	f = fixture_scratch_file(NULL);
 	cap_rights_init(&ro, CAP_READ);
 	if (!ASSERT_EQ(dup2(f, 70000), 70000, "dup2 high") ||
 	    !ASSERT_OK(cap_rights_limit(70000, &ro), "limit"))
@@ -306,7 +295,6 @@ static int clone_child(void *arg)
 
 SELFTEST(clone_files_child_close_forgets_entries)
 {
-	char path[] = "/tmp/r2c.XXXXXX";
 	static char stack[65536];
 	cap_rights_t rw, ro;
 	pid_t pid;
@@ -314,8 +302,7 @@ SELFTEST(clone_files_child_close_forgets_entries)
 
 	if (!fixture_loaded())
 		return;
-	f = mkstemp(path);
-	unlink(path);
+	f = fixture_scratch_file(NULL);
 	cap_rights_init(&rw, CAP_READ, CAP_WRITE);
 	cap_rights_init(&ro, CAP_READ);
 	if (!ASSERT_EQ(dup2(f, 10), 10, "10") ||
@@ -347,7 +334,6 @@ static int limit_fd_10_read(void *arg)
  */
 SELFTEST(clone_files_sharer_limit_binds_the_other)
 {
-	char path[] = "/tmp/r2s.XXXXXX";
 	static char stack[65536];
 	int pd, f, status = -1;
 	pid_t pid, c;
@@ -356,8 +342,7 @@ SELFTEST(clone_files_sharer_limit_binds_the_other)
 		return;
 	pid = pdfork(&pd, 0);
 	if (pid == 0) {
-		f = mkstemp(path);
-		unlink(path);
+		f = fixture_scratch_file(NULL);
 		if (f < 0 || dup2(f, 10) != 10)
 			_exit(2);
 		c = clone(limit_fd_10_read, stack + sizeof(stack),

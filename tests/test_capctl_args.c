@@ -177,3 +177,26 @@ Test(capctl_args, allow_dir_parser)
 	cr_expect_eq(parse_allow_dir("=read", &d), 0);
 	cr_expect_str_eq(d.path, "=read");
 }
+
+/* getopt_long()'s refusals, in capctl's own words. */
+Test(capctl_args, errors_name_the_option)
+{
+	struct capctl_args a;
+	char err[256];
+
+	cr_expect_eq(PARSE(&a, err, "capctl", "--bogus", "ps"), -1);
+	cr_expect_str_eq(err, "unknown option --bogus");
+	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--limit"), -1);
+	cr_expect_str_eq(err, "--limit needs an argument");
+	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--nope", "--", "x"), -1);
+	cr_expect_str_eq(err, "run: unknown option --nope");
+	cr_expect_eq(PARSE(&a, err, "capctl", "ps", "--follow"), -1);
+	cr_expect_str_eq(err, "ps: unexpected argument --follow");
+	cr_expect_eq(PARSE(&a, err, "capctl", "audit", "--file"), -1);
+	cr_expect_str_eq(err, "--file needs an argument");
+	cr_expect_eq(PARSE(&a, err, "capctl", "fds", "1", "2"), -1);
+	cr_expect_str_eq(err, "fds: unexpected argument 2");
+	/* "-" alone is an argument (rights reads it), not an option. */
+	cr_expect_eq(PARSE(&a, err, "capctl", "rights", "-"), 0);
+	cr_expect_str_eq(a.rights, "-");
+}

@@ -103,11 +103,23 @@ Test(audit_line, describe_names_the_missing_right)
 	cr_expect_null(audit_error_name(1));
 }
 
-Test(audit_line, every_hook_has_a_name)
+/* Every hook of enum capsicum_hook: a name of its own, not "?". */
+Test(audit_line, every_hook_has_a_unique_name)
 {
-	for (unsigned int h = 1; h < CAPSICUM_HOOK_MAX; h++)
-		cr_expect_str_neq(audit_hook_name(h), "?", "hook %u", h);
+	for (unsigned int h = 1; h < CAPSICUM_HOOK_MAX; h++) {
+		const char *name = audit_hook_name(h);
+
+		cr_expect(name[0] != '\0', "hook %u has an empty name", h);
+		cr_expect_str_neq(name, "?", "hook %u has no name", h);
+		for (unsigned int o = 1; o < h; o++)
+			cr_expect_str_neq(name, audit_hook_name(o),
+					  "hooks %u and %u share a name", o, h);
+	}
+	cr_expect_str_eq(audit_hook_name(CAPSICUM_HOOK_NONE), "?");
+	cr_expect_str_eq(audit_hook_name(CAPSICUM_HOOK_MAX), "?");
 	cr_expect_str_eq(audit_hook_name(CAPSICUM_HOOK_QUOTA), "quota");
+	cr_expect_str_eq(audit_hook_name(CAPSICUM_HOOK_LOOKUP), "lookup");
+	cr_expect_str_eq(audit_hook_name(CAPSICUM_HOOK_TASK_KILL), "task_kill");
 }
 
 Test(audit_line, describe_names_a_quota_refusal)

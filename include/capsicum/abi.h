@@ -390,29 +390,45 @@ struct capsicum_ioctls {
 	__u64 cmds[CAP_IOCTLS_MAX];
 };
 
-/* Which hook denied, in capsicum_denial.hook. */
+/*
+ * Which hook denied, in capsicum_denial.hook: X(ENUM_SUFFIX, "name") per
+ * hook, in value order from 1. The one list both the enum and the audit
+ * line's names (daemon/audit_line.c) are made from, so a new hook cannot
+ * be logged as "?".
+ */
+#define CAPSICUM_HOOKS(X)                                                      \
+	X(FILE_PERMISSION, "file_permission")                                  \
+	X(MMAP_FILE, "mmap_file")                                              \
+	X(FILE_MPROTECT, "file_mprotect")                                      \
+	X(FILE_IOCTL, "file_ioctl")                                            \
+	X(FILE_FCNTL, "file_fcntl")                                            \
+	X(FILE_LOCK, "file_lock")                                              \
+	X(INODE_GETATTR, "inode_getattr")                                      \
+	X(INODE_SETATTR, "inode_setattr")                                      \
+	X(XATTR, "xattr")                                                      \
+	X(SB_STATFS, "sb_statfs")                                              \
+	X(EXEC, "exec")                                                        \
+	X(FILE_OPEN, "file_open")                                              \
+	X(SOCKET, "socket")                                                    \
+	X(PATH_NOTIFY, "path_notify")                                          \
+	/* *at() lookups through a dirfd */                                    \
+	X(LOOKUP, "lookup")                                                    \
+	/* signals, process descriptors */                                     \
+	X(TASK_KILL, "task_kill")                                              \
+	/* a uid's share of the tables is used up */                           \
+	X(QUOTA, "quota")                                                      \
+	/* getsid, getpgid of another process */                               \
+	X(TASK_QUERY, "task_query")                                            \
+	/* patched kernel: a lookup by descriptor number (fget) */             \
+	X(FGET, "fget")
+
+#define CAPSICUM_HOOK_ENUM_(suffix, name) CAPSICUM_HOOK_##suffix,
 enum capsicum_hook {
-	CAPSICUM_HOOK_FILE_PERMISSION = 1,
-	CAPSICUM_HOOK_MMAP_FILE,
-	CAPSICUM_HOOK_FILE_MPROTECT,
-	CAPSICUM_HOOK_FILE_IOCTL,
-	CAPSICUM_HOOK_FILE_FCNTL,
-	CAPSICUM_HOOK_FILE_LOCK,
-	CAPSICUM_HOOK_INODE_GETATTR,
-	CAPSICUM_HOOK_INODE_SETATTR,
-	CAPSICUM_HOOK_XATTR,
-	CAPSICUM_HOOK_SB_STATFS,
-	CAPSICUM_HOOK_EXEC,
-	CAPSICUM_HOOK_FILE_OPEN,
-	CAPSICUM_HOOK_SOCKET,
-	CAPSICUM_HOOK_PATH_NOTIFY,
-	CAPSICUM_HOOK_LOOKUP,	  /* *at() lookups through a dirfd */
-	CAPSICUM_HOOK_TASK_KILL,  /* signals, process descriptors */
-	CAPSICUM_HOOK_QUOTA,	  /* a uid's share of the tables is used up */
-	CAPSICUM_HOOK_TASK_QUERY, /* getsid, getpgid of another process */
-	CAPSICUM_HOOK_FGET,	  /* patched kernel: a lookup by descriptor */
-	CAPSICUM_HOOK_MAX,
+	/* 0 is no hook: a zeroed denial names none. */
+	CAPSICUM_HOOK_NONE,
+	CAPSICUM_HOOKS(CAPSICUM_HOOK_ENUM_) CAPSICUM_HOOK_MAX,
 };
+#undef CAPSICUM_HOOK_ENUM_
 
 /* A denial, streamed to capsicumd through a ring buffer. */
 struct capsicum_denial {

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The load path as capsicumd runs it: a load that fails half-way leaves
+ * nothing pinned and nothing enforcing, and says why in capsicumd's own
+ * log. Needs Capsicum unloaded, so it unloads it first (root, in the boot
+ * without capsicumd) and loads it again when done.
+ */
+#define _GNU_SOURCE
+#include "fixture.h"
+#include "selftest.h"
+
+#include "load.h"
+#include "pinned.h"
+
+#include <capsicum/abi.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A link pinned after a dozen programs and their links. */
+#define OBSTACLE "link_capsicum_file_permission"
+/* Not CAPSICUM_PIN_DIR: capsicumd refuses a pin directory it cannot read. */
+#define PIN_DIR "/sys/fs/bpf/capsicum-pinfail"
+#define LOG	"/tmp/capsicumd-load.log"
+
+/* What capsicum_load said, through the hook capsicumd logs it with. */
+static char said[8192];
+
+static void collect(int priority, const char *msg)
+{
+	size_t n = strlen(said);
+
+	(void)priority;
+	snprintf(said + n, sizeof(said) - n, "%s\n", msg);
+}
+
+/* Runs capsicumd with these arguments; its exit status. */
+static int capsicumd(char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp("capsicumd", argv);
+		_exit(127);
+	}
+	return selftest_wait(pid);
+}
+
+/* The names under dir other than . and ..; "" if none, NULL if no dir. */
+static const char *listing(const char *dir, char *buf, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		return NULL;
+	buf[0] = '\0';
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? " " : "", e->d_name);
+	closedir(d);
+	return buf;
+}
+
+static bool file_has(const char *path, const char *what)
+{
+	static char text[65536];
+	size_t n = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return strstr(text, what) != NULL;
+}
+
+/*
+ * A pin path that is taken (someone else's directory) fails the load
+ * after a dozen programs and links are pinned: all of them go again, the
+ * obstacle stays, no map is pinned, nothing is left attached.
+ */
+SELFTEST(load_failed_pin_leaves_nothing_attached)
+{
+	char names[4096];
+	const char *left;
+
+	if (!fixture_unload())
+		return;
+	if (!ASSERT_OK(mkdir(PIN_DIR, 0755), "mkdir pin dir") ||
+	    !ASSERT_OK(mkdir(PIN_DIR "/" OBSTACLE, 0755), "mkdir obstacle"))
+		goto out;
+	capsicum_load_set_log(collect);
+	ASSERT_EQ(capsicum_load(PIN_DIR, NULL), -EEXIST, "load fails");
+	capsicum_load_set_log(NULL);
+	left = listing(PIN_DIR, names, sizeof(names));
+	ASSERT_TRUE(left && !strcmp(left, OBSTACLE),
+		    "only the obstacle is left in the pin directory");
+	if (left && strcmp(left, OBSTACLE))
+		fprintf(stderr, "    left pinned: %s\n", left);
+	ASSERT_TRUE(access(CAPSICUM_PIN_DIR, F_OK) && errno == ENOENT,
+		    "no map pinned");
+	ASSERT_TRUE(fixture_wait_detached(), "nothing attached after it");
+	ASSERT_TRUE(strstr(said,
+			   "pinning capsicum_file_permission under " PIN_DIR
+			   " failed: File exists"),
+		    "the load log says which pin failed");
+out:
+	capsicum_load_set_log(NULL);
+	rmdir(PIN_DIR "/" OBSTACLE);
+	rmdir(PIN_DIR);
+	pinned_unload();
+	fixture_loaded();
+}
+
+/*
+ * A load that fails inside the loader (a table too large for the kernel)
+ * is explained in capsicumd's log, not on a stderr that --syslog and
+ * --log never see.
+ */
+SELFTEST(capsicumd_logs_why_a_load_failed)
+{
+	char *argv[] = { "capsicumd",	"--load",     "--log",	   LOG,
+			 "--max-fds",	"4294967295", "--pidfile", "none",
+			 "--audit-log", "none",	      NULL };
+
+	if (!fixture_unload())
+		return;
+	unlink(LOG);
+	ASSERT_EQ(capsicumd(argv), 1, "capsicumd --load fails");
+	ASSERT_TRUE(file_has(LOG, "capsicumd: load: loading the programs "
+				  "failed: "),
+		    "the log has the loader's own message");
+	ASSERT_TRUE(file_has(LOG, "capsicumd: libbpf: "),
+		    "and libbpf's reasons");
+	ASSERT_TRUE(fixture_wait_detached(), "nothing attached after it");
+	unlink(LOG);
+	fixture_loaded();
+}
