@@ -6,8 +6,10 @@
 #include "selftest.h"
 
 #include <bpf/bpf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -273,4 +275,37 @@ bool fixture_make_box(struct fixture_box *b)
 	snprintf(p, sizeof(p), "%s/d", b->top);
 	b->dfd = open(p, O_RDONLY | O_DIRECTORY);
 	return b->dfd >= 0;
+}
+
+static void *dup2_race_loop(void *arg)
+{
+	struct fixture_dup2_race *r = arg;
+
+	/* Runs as long as the user does; the cap only guards a lost stop. */
+	for (long i = 0; i < 2000000 && !r->stop; i++)
+		dup2(i & 1 ? r->full : r->limited, r->fd);
+	return NULL;
+}
+
+int fixture_dup2_race_start(struct fixture_dup2_race *r)
+{
+	pthread_t th;
+	int err;
+
+	r->stop = false;
+	if (dup2(r->full, r->fd) != r->fd)
+		return -1;
+	err = pthread_create(&th, NULL, dup2_race_loop, r);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	r->th = th;
+	return 0;
+}
+
+void fixture_dup2_race_stop(struct fixture_dup2_race *r)
+{
+	r->stop = true;
+	pthread_join(r->th, NULL);
 }

@@ -3,6 +3,7 @@
 #ifndef CAPSICUM_SELFTEST_FIXTURE_H
 #define CAPSICUM_SELFTEST_FIXTURE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -77,5 +78,19 @@ struct fixture_box {
 	int dfd;
 };
 bool fixture_make_box(struct fixture_box *b);
+
+/*
+ * A thread that dup2()s `limited` and `full` in turn over `fd` until
+ * stop is set (or 2,000,000 times, in case a stop is lost), for the
+ * tests that race a descriptor number's meaning against its use.
+ */
+struct fixture_dup2_race {
+	int limited, full, fd;
+	volatile bool stop;
+	pthread_t th;
+};
+/* fd must already be open (dup2 of full over it), so no use is EBADF. */
+int fixture_dup2_race_start(struct fixture_dup2_race *r);
+void fixture_dup2_race_stop(struct fixture_dup2_race *r);
 
 #endif

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +38,8 @@ static bool patched_kernel(void)
 
 	if (!btf)
 		return false;
-	has = btf__find_by_name_kind(btf, "bpf_lsm_file_fget",
-				     BTF_KIND_FUNC) >= 0;
+	has = btf__find_by_name_kind(btf, "bpf_lsm_file_fget", BTF_KIND_FUNC) >=
+	      0;
 	btf__free(btf);
 	return has;
 }
@@ -183,7 +182,8 @@ SELFTEST(patched_poll_and_select_need_cap_event)
 	p[0] = (struct pollfd){ .fd = with[0], .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = without[0], .events = POLLIN };
 	ASSERT_EQ(poll(p, 2, 0), 1, "poll reports one");
-	ASSERT_EQ(p[0].revents, 0, "with CAP_EVENT: an empty pipe is not ready");
+	ASSERT_EQ(p[0].revents, 0,
+		  "with CAP_EVENT: an empty pipe is not ready");
 	ASSERT_EQ(p[1].revents, POLLNVAL, "without: POLLNVAL, as FreeBSD");
 	FD_ZERO(&set);
 	FD_SET(with[0], &set);
@@ -244,8 +244,9 @@ SELFTEST(patched_waitid_on_a_process_descriptor_needs_cap_pdwait)
 	ASSERT_EQ(write(done[1], "x", 1), 1, "release the child");
 	memset(&si, 0, sizeof(si));
 	/* __WALL: a pdfork child has no exit signal. */
-	ASSERT_ERRNO(syscall(SYS_waitid, P_PIDFD, pd2, &si, WEXITED | __WALL, NULL),
-		     ENOTCAPABLE, "waitid(P_PIDFD) without CAP_PDWAIT");
+	ASSERT_ERRNO(
+		syscall(SYS_waitid, P_PIDFD, pd2, &si, WEXITED | __WALL, NULL),
+		ENOTCAPABLE, "waitid(P_PIDFD) without CAP_PDWAIT");
 	ASSERT_OK(syscall(SYS_waitid, P_PIDFD, pd, &si, WEXITED | __WALL, NULL),
 		  "waitid(P_PIDFD) with it");
 	ASSERT_EQ(si.si_status, 3, "the child's exit status");
@@ -264,7 +265,8 @@ SELFTEST(patched_process_without_state_is_unchanged)
 		char c;
 
 		/* The gate is off: nothing is checked, EBADF stays EBADF. */
-		if (cap_rights_get(fd, &r) || !cap_rights_is_set(&r, CAP_FCHDIR))
+		if (cap_rights_get(fd, &r) ||
+		    !cap_rights_is_set(&r, CAP_FCHDIR))
 			_exit(1);
 		if (fchdir(fd) || lseek(fd, 0, SEEK_CUR) < 0 || pipe(p))
 			_exit(2);
@@ -295,21 +297,6 @@ SELFTEST(patched_closed_descriptor_is_still_ebadf)
 /* Far above what the test opens, so dup2 never clobbers its own files. */
 #define RACE_FD 200
 
-struct seek_race {
-	int limited, full;
-	volatile bool stop;
-};
-
-static void *seek_race_dup2(void *arg)
-{
-	struct seek_race *r = arg;
-
-	/* Runs as long as the seeker does; the cap only guards a lost stop. */
-	for (long i = 0; i < 2000000 && !r->stop; i++)
-		dup2(i & 1 ? r->full : r->limited, RACE_FD);
-	return NULL;
-}
-
 /*
  * One thread keeps dup2()ing a descriptor without CAP_SEEK (a 10-byte
  * file) and an unrestricted one (20 bytes) over RACE_FD while another
@@ -320,21 +307,19 @@ static void *seek_race_dup2(void *arg)
  */
 SELFTEST(patched_race_dup2_never_widens_lseek)
 {
-	struct seek_race r = { .stop = false };
+	struct fixture_dup2_race r = { .fd = RACE_FD };
 	struct timespec t0, t;
 	long full = 0, refused = 0, widened = 0;
-	pthread_t th;
 
 	need_patched();
 	r.limited = scratch();
 	r.full = scratch();
 	if (!ASSERT_OK(r.limited, "scratch") || !ASSERT_OK(r.full, "scratch") ||
 	    !ASSERT_EQ(write(r.full, "0123456789", 10), 10, "20 bytes") ||
-	    !ASSERT_OK(limit(r.limited, CAP_READ, CAP_FSTAT, 0), "no seek") ||
-	    !ASSERT_EQ(dup2(r.full, RACE_FD), RACE_FD, "race fd"))
+	    !ASSERT_OK(limit(r.limited, CAP_READ, CAP_FSTAT, 0), "no seek"))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!ASSERT_OK(pthread_create(&th, NULL, seek_race_dup2, &r), "thread"))
+	if (!ASSERT_OK(fixture_dup2_race_start(&r), "dup2 thread"))
 		return;
 	for (int i = 0; i < 20000; i++) {
 		off_t end = lseek(RACE_FD, 0, SEEK_END);
@@ -349,8 +334,7 @@ SELFTEST(patched_race_dup2_never_widens_lseek)
 		if (t.tv_sec - t0.tv_sec > 20)
 			break;
 	}
-	r.stop = true;
-	pthread_join(th, NULL);
+	fixture_dup2_race_stop(&r);
 	ASSERT_EQ(widened, 0, "lseek never reached the file without CAP_SEEK");
 	ASSERT_TRUE(full > 0, "the unrestricted file was reached");
 	ASSERT_TRUE(refused > 0, "the limited one was refused");

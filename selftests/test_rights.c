@@ -633,8 +633,7 @@ static int op_splice_out_off(int fd)
 }
 static int op_copy_in(int fd)
 {
-	return xfer(X_COPY_FILE_RANGE, fd, false, scratch_file(),
-		    false);
+	return xfer(X_COPY_FILE_RANGE, fd, false, scratch_file(), false);
 }
 static int op_copy_in_off(int fd)
 {
@@ -911,7 +910,8 @@ static int make_fd(enum kind kind)
 
 	switch (kind) {
 	case FILE_RW:
-		/* At the start now: rewinding after the limit needs CAP_SEEK. */
+		/* At the start now: rewinding after the limit needs CAP_SEEK.
+		 */
 		return at_start(scratch_file());
 	case SOCKPAIR:
 		/* sv[1] stays open in the child as the peer, with data sent. */
@@ -1439,21 +1439,6 @@ SELFTEST(scm_rights_keeps_sender_rights)
 /* Far above what the test opens, so dup2 never clobbers its own files. */
 #define RACE_FD 200
 
-struct race {
-	int limited, full;
-	volatile bool stop;
-};
-
-static void *race_dup2(void *arg)
-{
-	struct race *r = arg;
-
-	/* Runs as long as the writer does; the cap only guards a lost stop. */
-	for (long i = 0; i < 2000000 && !r->stop; i++)
-		dup2(i & 1 ? r->full : r->limited, RACE_FD);
-	return NULL;
-}
-
 /*
  * One thread keeps dup2()ing a read-only descriptor and an unrestricted
  * one over RACE_FD while another writes through it. A write may land in the
@@ -1464,11 +1449,10 @@ static void *race_dup2(void *arg)
 SELFTEST(race_dup2_never_widens)
 {
 	char lpath[] = "/tmp/race-limited.XXXXXX";
-	struct race r = { .stop = false };
+	struct fixture_dup2_race r = { .fd = RACE_FD };
 	struct timespec t0, t;
 	cap_rights_t rights;
 	struct stat st;
-	pthread_t th;
 	long writes = 0;
 
 	if (!fixture_loaded())
@@ -1479,11 +1463,8 @@ SELFTEST(race_dup2_never_widens)
 		return;
 	cap_rights_init(&rights, CAP_READ, CAP_FSTAT);
 	ASSERT_OK(cap_rights_limit(r.limited, &rights), "limit");
-	/* RACE_FD exists before the thread starts: no attempt is EBADF. */
-	if (!ASSERT_EQ(dup2(r.full, RACE_FD), RACE_FD, "race fd"))
-		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!ASSERT_OK(pthread_create(&th, NULL, race_dup2, &r), "thread"))
+	if (!ASSERT_OK(fixture_dup2_race_start(&r), "dup2 thread"))
 		return;
 	/*
 	 * The writer bounds the race: 20,000 attempts or 20 s. Bounding the
@@ -1496,8 +1477,7 @@ SELFTEST(race_dup2_never_widens)
 		if (t.tv_sec - t0.tv_sec > 20)
 			break;
 	}
-	r.stop = true;
-	pthread_join(th, NULL);
+	fixture_dup2_race_stop(&r);
 	ASSERT_OK(stat(lpath, &st), "stat limited file");
 	ASSERT_EQ(st.st_size, 0, "read-only file never written");
 	ASSERT_TRUE(writes > 0, "the unrestricted file was written");
