@@ -305,8 +305,8 @@ $(BENCH_INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(BENCH) \
 		$(BENCH_EXIT0) | $(O)/vm
 	selftests/vm/mkinitramfs.sh $@ -t $(BENCH_EXIT0):/usr/bin/bench_exit0 $(BENCH)
 
-bench: $(BENCH_INITRAMFS)
-	O=$(abspath $(O)) bench/run.sh $(STOCK_KERNELS)
+bench: $(BENCH_INITRAMFS) kernel
+	O=$(abspath $(O)) bench/run.sh $(KERNELS)
 
 # --- running ----------------------------------------------------------------
 # Each bpf/*.bpf.h compiles on its own: it includes what it uses, so no

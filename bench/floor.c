@@ -12,6 +12,7 @@
 #include "bench.h"
 
 #include "capsicum.skel.h"
+#include "load.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -127,6 +128,8 @@ int floor_attach(void)
 			err = -E2BIG;
 			break;
 		}
+		if (capsicum_prog_absent(btf, bpf_program__name(prog)))
+			continue; /* the loader leaves it out too */
 		err = attach_empty(prog, btf);
 		if (err)
 			break;
@@ -169,6 +172,7 @@ int floor_check_pinned(const char *pin_dir)
 	struct bpf_program *prog;
 	const void *bytes;
 	struct dirent *e;
+	struct btf *btf;
 	int pinned = 0, err = 0, n = 0;
 	size_t size;
 	DIR *d;
@@ -178,8 +182,14 @@ int floor_check_pinned(const char *pin_dir)
 	obj = bpf_object__open_mem(bytes, size, NULL);
 	if (!obj)
 		return -errno;
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		goto out;
+	}
 	bpf_object__for_each_program(prog, obj)
-		n++;
+		n += !capsicum_prog_absent(btf, bpf_program__name(prog));
+	btf__free(btf);
 	d = opendir(pin_dir);
 	if (!d) {
 		err = -errno;

@@ -66,46 +66,50 @@ static int hook_nparams(const struct btf *btf, const char *hook)
 
 /*
  * Programs for what not every kernel has: each loads only where the
- * kernel's BTF has the function it attaches to (bpf_lsm_ stubs name the
- * LSM hooks). The i386 syscalls exist with CONFIG_IA32_EMULATION only.
+ * kernel's BTF has the function it names (bpf_lsm_ stubs name the LSM
+ * hooks; the i386 syscalls exist with CONFIG_IA32_EMULATION only; the
+ * patched kernel's hook and kfunc, kernel/, only there).
  */
+static const struct {
+	const char *prog;
+	const char *func;
+} optional_progs[] = {
+	{ "capsicum_file_ioctl_compat", "bpf_lsm_file_ioctl_compat" },
+	{ "capsicum_uring_cmd", "bpf_lsm_uring_cmd" },
+	{ "capsicum_dup_exit_ia32", "__ia32_sys_dup" },
+	{ "capsicum_dup2_exit_ia32", "__ia32_sys_dup2" },
+	{ "capsicum_dup3_exit_ia32", "__ia32_sys_dup3" },
+	{ "capsicum_fcntl64_exit_ia32", "__ia32_compat_sys_fcntl64" },
+	{ "capsicum_fcntl_exit_ia32", "__ia32_compat_sys_fcntl" },
+	{ "capsicum_openat_exit_ia32", "__ia32_compat_sys_openat" },
+	{ "capsicum_openat2_exit_ia32", "__ia32_sys_openat2" },
+	{ "capsicum_close_exit_ia32", "__ia32_sys_close" },
+	{ "capsicum_close_range_exit_ia32", "__ia32_sys_close_range" },
+	{ "capsicum_file_fget", "bpf_lsm_file_fget" },
+	{ "capsicum_fget_on_fcntl", "bpf_task_fget_check_enable" },
+	{ "capsicum_fget_on_prctl", "bpf_task_fget_check_enable" },
+	{ "capsicum_fget_on_receive", "bpf_task_fget_check_enable" },
+};
+
+bool capsicum_prog_absent(const struct btf *btf, const char *prog)
+{
+	for (size_t i = 0;
+	     i < sizeof(optional_progs) / sizeof(optional_progs[0]); i++)
+		if (!strcmp(optional_progs[i].prog, prog))
+			return btf__find_by_name_kind(btf,
+						      optional_progs[i].func,
+						      BTF_KIND_FUNC) < 0;
+	return false;
+}
+
 static void skip_absent(struct capsicum_bpf *skel, const struct btf *btf)
 {
-	const struct {
-		struct bpf_program *prog;
-		const char *func;
-	} optional[] = {
-		{ skel->progs.capsicum_file_ioctl_compat,
-		  "bpf_lsm_file_ioctl_compat" },
-		{ skel->progs.capsicum_uring_cmd, "bpf_lsm_uring_cmd" },
-		{ skel->progs.capsicum_dup_exit_ia32, "__ia32_sys_dup" },
-		{ skel->progs.capsicum_dup2_exit_ia32, "__ia32_sys_dup2" },
-		{ skel->progs.capsicum_dup3_exit_ia32, "__ia32_sys_dup3" },
-		{ skel->progs.capsicum_fcntl64_exit_ia32,
-		  "__ia32_compat_sys_fcntl64" },
-		{ skel->progs.capsicum_fcntl_exit_ia32,
-		  "__ia32_compat_sys_fcntl" },
-		{ skel->progs.capsicum_openat_exit_ia32,
-		  "__ia32_compat_sys_openat" },
-		{ skel->progs.capsicum_openat2_exit_ia32,
-		  "__ia32_sys_openat2" },
-		{ skel->progs.capsicum_close_exit_ia32, "__ia32_sys_close" },
-		{ skel->progs.capsicum_close_range_exit_ia32,
-		  "__ia32_sys_close_range" },
-		/* The patched kernel's (kernel/): the hook, then the kfunc. */
-		{ skel->progs.capsicum_file_fget, "bpf_lsm_file_fget" },
-		{ skel->progs.capsicum_fget_on_fcntl,
-		  "bpf_task_fget_check_enable" },
-		{ skel->progs.capsicum_fget_on_prctl,
-		  "bpf_task_fget_check_enable" },
-		{ skel->progs.capsicum_fget_on_receive,
-		  "bpf_task_fget_check_enable" },
-	};
+	struct bpf_program *prog;
 
-	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
-		if (btf__find_by_name_kind(btf, optional[i].func,
-					   BTF_KIND_FUNC) < 0)
-			bpf_program__set_autoload(optional[i].prog, false);
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (capsicum_prog_absent(btf, bpf_program__name(prog)))
+			bpf_program__set_autoload(prog, false);
+	}
 }
 
 uint64_t capsicum_object_hash(void)

@@ -2,6 +2,7 @@
 #ifndef CAPSICUM_DAEMON_LOAD_H
 #define CAPSICUM_DAEMON_LOAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <syslog.h> /* the priorities of capsicum_load_log_fn */
 
@@ -51,5 +52,12 @@ void capsicum_load_set_log(capsicum_load_log_fn *fn);
  * build whose map layouts must not be assumed.
  */
 uint64_t capsicum_object_hash(void);
+
+struct btf;
+/*
+ * Whether the program named prog attaches to something this kernel (its
+ * BTF) lacks, so the loader leaves it out (and the bench's floor too).
+ */
+bool capsicum_prog_absent(const struct btf *btf, const char *prog);
 
 #endif
