@@ -6,6 +6,7 @@
 #include "selftest.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -308,4 +309,17 @@ void fixture_dup2_race_stop(struct fixture_dup2_race *r)
 {
 	r->stop = true;
 	pthread_join(r->th, NULL);
+}
+
+bool fixture_patched_kernel(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool has;
+
+	if (!btf)
+		return false;
+	has = btf__find_by_name_kind(btf, "bpf_lsm_file_fget", BTF_KIND_FUNC) >=
+	      0;
+	btf__free(btf);
+	return has;
 }

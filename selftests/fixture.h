@@ -13,6 +13,9 @@
 /* A uid nobody else uses in the VM: root runs quota tests as it. */
 #define FIXTURE_QUOTA_UID 2000
 
+/* The patched kernel (kernel/): its fget hook is in the running BTF. */
+bool fixture_patched_kernel(void);
+
 /* Root loads the programs on first need; uid 1000 finds them pinned. */
 bool fixture_loaded(void);
 /* capsicumd's pid (its pidfile, checked against /proc), or 0. */

@@ -233,6 +233,10 @@ static void ps_and_status_show(pid_t pid)
 		ASSERT_TRUE(strstr(out, "\"loaded\":true,\"same_build\":true"),
 			    "status: loaded, this build");
 		ASSERT_TRUE(strstr(out, want), "status names the daemon");
+		ASSERT_TRUE(strstr(out, fixture_patched_kernel()
+						? "\"mode\":\"patched\""
+						: "\"mode\":\"stock\""),
+			    "status names the kernel's mode");
 	}
 }
 

@@ -9,7 +9,6 @@
 #include "fixture.h"
 #include "selftest.h"
 
-#include <bpf/btf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -30,23 +29,9 @@
 #define P_PIDFD 3
 #endif
 
-/* The hook of the series is in the running kernel's BTF. */
-static bool patched_kernel(void)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool has;
-
-	if (!btf)
-		return false;
-	has = btf__find_by_name_kind(btf, "bpf_lsm_file_fget", BTF_KIND_FUNC) >=
-	      0;
-	btf__free(btf);
-	return has;
-}
-
 static void need_patched(void)
 {
-	if (!patched_kernel())
+	if (!fixture_patched_kernel())
 		selftest_skip("stock kernel: no fget hook (kernel/)");
 	if (!fixture_loaded())
 		selftest_skip("capsicum not loaded");
