@@ -4,7 +4,8 @@
  * process whose fget check is on turns a descriptor number into a file,
  * with the number in hand. That is where the rights no stock hook sees
  * are enforced (lseek, fsync, fchdir, tee, pipe-to-pipe splice,
- * vmsplice, poll/select, epoll_ctl, waitid on a process descriptor),
+ * vmsplice, poll/select, epoll_ctl, waitid on a process descriptor,
+ * setns, signalfd updates, inotify_rm_watch),
  * exactly by (table, fd). A refusal fails the lookup; the kernel turns
  * the syscall's EBADF into our ENOTCAPABLE.
  *
@@ -19,20 +20,24 @@
 
 extern void bpf_task_fget_check_enable(struct task_struct *task) __ksym __weak;
 
-#define NR_poll		   7
-#define NR_lseek	   8
-#define NR_select	   23
-#define NR_fsync	   74
-#define NR_fdatasync	   75
-#define NR_fchdir	   81
-#define NR_epoll_ctl	   233
-#define NR_waitid	   247
-#define NR_pselect6	   270
-#define NR_ppoll	   271
-#define NR_tee		   276
-#define NR_sync_file_range 277
-#define NR_vmsplice	   278
-#define NR_syncfs	   306
+#define NR_poll		    7
+#define NR_lseek	    8
+#define NR_select	    23
+#define NR_fsync	    74
+#define NR_fdatasync	    75
+#define NR_fchdir	    81
+#define NR_epoll_ctl	    233
+#define NR_waitid	    247
+#define NR_inotify_rm_watch 255
+#define NR_pselect6	    270
+#define NR_ppoll	    271
+#define NR_tee		    276
+#define NR_sync_file_range  277
+#define NR_vmsplice	    278
+#define NR_signalfd	    282
+#define NR_signalfd4	    289
+#define NR_syncfs	    306
+#define NR_setns	    308
 
 #define SEEK_CUR      1
 #define EPOLL_CTL_DEL 2
@@ -48,9 +53,8 @@ struct fget_need {
  * tee, epoll_ctl) asks each for its own. Nothing for syscalls the stock
  * hooks already check, or that this table does not know.
  */
-static __always_inline struct fget_need fget_need_of(struct pt_regs *regs,
-						     long nr, int fd,
-						     struct file *file)
+static __always_inline struct fget_need
+fget_need_of(struct pt_regs *regs, long nr, int fd, struct file *file)
 {
 	struct fget_need n = {};
 
@@ -95,6 +99,16 @@ static __always_inline struct fget_need fget_need_of(struct pt_regs *regs,
 			n.need[1] |= CAP_EPOLL_CTL;
 		if ((int)regs->dx == fd && (int)regs->si != EPOLL_CTL_DEL)
 			n.need[1] |= CAP_EVENT;
+		break;
+	case NR_setns:
+		n.need[1] = CAP_SETNS;
+		break;
+	case NR_signalfd: /* an update of an existing signalfd's mask */
+	case NR_signalfd4:
+		n.need[1] = CAP_FSIGNAL;
+		break;
+	case NR_inotify_rm_watch:
+		n.need[1] = CAP_INOTIFY_RM;
 		break;
 	case NR_waitid: /* (P_PIDFD, fd, ...): pdwait */
 		if ((int)regs->di == P_PIDFD && (int)regs->si == fd)

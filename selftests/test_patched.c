@@ -12,14 +12,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/capsicum.h>
 #include <sys/epoll.h>
+#include <sys/inotify.h>
 #include <sys/procdesc.h>
 #include <sys/select.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -235,6 +238,63 @@ SELFTEST(patched_waitid_on_a_process_descriptor_needs_cap_pdwait)
 	ASSERT_OK(syscall(SYS_waitid, P_PIDFD, pd, &si, WEXITED | __WALL, NULL),
 		  "waitid(P_PIDFD) with it");
 	ASSERT_EQ(si.si_status, 3, "the child's exit status");
+}
+
+SELFTEST(patched_setns_needs_cap_setns)
+{
+	int with = open("/proc/self/ns/uts", O_RDONLY);
+	int without = open("/proc/self/ns/uts", O_RDONLY);
+	int ret;
+
+	need_patched();
+	if (!ASSERT_OK(limit(with, CAP_SETNS, 0, 0), "setns") ||
+	    !ASSERT_OK(fixture_limit_all_but(without, CAP_SETNS), "no setns"))
+		return;
+	ASSERT_ERRNO(setns(without, CLONE_NEWUTS), ENOTCAPABLE,
+		     "setns without CAP_SETNS");
+	/* Root joins its own namespace; uid 1000 gets past the right to EPERM.
+	 */
+	ret = setns(with, CLONE_NEWUTS);
+	if (selftest_is_root())
+		ASSERT_OK(ret, "setns with CAP_SETNS");
+	else
+		ASSERT_TRUE(ret == -1 && errno == EPERM,
+			    "setns with CAP_SETNS: past the right, EPERM");
+}
+
+SELFTEST(patched_signalfd_update_needs_cap_fsignal)
+{
+	sigset_t mask;
+	int with, without;
+
+	need_patched();
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	with = signalfd(-1, &mask, 0);
+	without = signalfd(-1, &mask, 0);
+	if (!ASSERT_OK(limit(with, CAP_READ, CAP_FSIGNAL, 0), "fsignal") ||
+	    !ASSERT_OK(fixture_limit_all_but(without, CAP_FSIGNAL), "none"))
+		return;
+	sigaddset(&mask, SIGUSR2);
+	ASSERT_ERRNO(signalfd(without, &mask, 0), ENOTCAPABLE,
+		     "update without CAP_FSIGNAL");
+	ASSERT_EQ(signalfd(with, &mask, 0), with, "update with CAP_FSIGNAL");
+}
+
+SELFTEST(patched_inotify_rm_watch_needs_cap_inotify_rm)
+{
+	int with = inotify_init1(0), without = inotify_init1(0), w1, w2;
+
+	need_patched();
+	w1 = inotify_add_watch(with, "/tmp", IN_CREATE);
+	w2 = inotify_add_watch(without, "/tmp", IN_CREATE);
+	if (!ASSERT_OK(w1, "watch") || !ASSERT_OK(w2, "watch") ||
+	    !ASSERT_OK(limit(with, CAP_READ, CAP_INOTIFY_RM, 0), "rm") ||
+	    !ASSERT_OK(fixture_limit_all_but(without, CAP_INOTIFY_RM), "no rm"))
+		return;
+	ASSERT_ERRNO(inotify_rm_watch(without, w2), ENOTCAPABLE,
+		     "rm without CAP_INOTIFY_RM");
+	ASSERT_OK(inotify_rm_watch(with, w1), "rm with CAP_INOTIFY_RM");
 }
 
 /* A process with no Capsicum state sees stock behaviour, EBADF included. */
