@@ -43,17 +43,7 @@ static void need_patched(void)
 /* An unlinked scratch file holding "0123456789". */
 static int scratch(void)
 {
-	char path[] = "/tmp/patched.XXXXXX";
-	int fd = mkstemp(path);
-
-	if (fd >= 0) {
-		unlink(path);
-		if (write(fd, "0123456789", 10) != 10) {
-			close(fd);
-			return -1;
-		}
-	}
-	return fd;
+	return fixture_scratch_file("0123456789");
 }
 
 static int limit(int fd, uint64_t r1, uint64_t r2, uint64_t r3)

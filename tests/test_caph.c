@@ -139,13 +139,29 @@ Test(caph, stdio_tolerates_closed_descriptors)
 }
 
 /*
+ * The parent's side of a child that writes one string to p[1]: reads it
+ * into out (NUL-terminated) and reaps the child; its wait status.
+ */
+static int child_output(int p[2], pid_t pid, char *out, size_t len)
+{
+	ssize_t n;
+	int status;
+
+	close(p[1]);
+	n = read(p[0], out, len - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(p[0]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/*
  * The local time of a fixed instant in a child under the capability mode
  * filter, TZ set, with or without caph_cache_tzdata() before entering.
  */
 static void localtime_in_capmode(bool cache, char *out, size_t len)
 {
 	int p[2], status;
-	ssize_t n;
 	pid_t pid;
 
 	cr_assert_eq(pipe(p), 0);
@@ -164,11 +180,7 @@ static void localtime_in_capmode(bool cache, char *out, size_t len)
 		strftime(buf, sizeof(buf), "%H:%M %Z", localtime(&t));
 		_exit(write(p[1], buf, strlen(buf)) < 0 ? 2 : 0);
 	}
-	close(p[1]);
-	n = read(p[0], out, len - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(p[0]);
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	status = child_output(p, pid, out, len);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		  "child status 0x%x", status);
 }
@@ -246,7 +258,6 @@ static void strerror_in_capmode(bool cache, char *out, size_t len)
 {
 	char dir[] = "/tmp/caph-mo-XXXXXX";
 	int p[2], status;
-	ssize_t n;
 	pid_t pid;
 
 	cr_assert(mkdtemp(dir) && write_libc_mo(dir), "catalogue");
@@ -268,11 +279,7 @@ static void strerror_in_capmode(bool cache, char *out, size_t len)
 		msg = strerror(ENOENT);
 		_exit(write(p[1], msg, strlen(msg)) < 0 ? 2 : 0);
 	}
-	close(p[1]);
-	n = read(p[0], out, len - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(p[0]);
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	status = child_output(p, pid, out, len);
 	remove_libc_mo(dir);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		  "child status 0x%x", status);
