@@ -81,7 +81,8 @@ STAGE := $(abspath $(O))/stage
 STAGE_STAMP := $(O)/stage.stamp
 CAPH_CAT := $(O)/selftests/programs/caph_cat
 # The libcasper programs, built the same way, run by selftests/test_casper.c.
-CASPER_PROGRAMS := $(addprefix $(O)/selftests/programs/,fa_wc net_client pwd_lookup)
+CASPER_PROGRAMS := $(addprefix $(O)/selftests/programs/,fa_wc fa_head net_client pwd_lookup \
+	syslog_msg)
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 # BPF objects are inputs of the skeletons; keep them for inspection.
@@ -128,7 +129,7 @@ $(LIBCASPER_SO): $(CASPER_OBJS) casper/libcasper.map $(LIBCAPSICUM_SO)
 # includes, and the rights-name extension. pins.h and fdtable_iter.h are
 # the daemon's business and stay out.
 PUBLIC_HEADERS := sys/capsicum.h sys/procdesc.h capsicum_helpers.h \
-	capsicum/abi.h capsicum/rights_names.h libcasper.h \
+	capsicum/abi.h capsicum/rights_names.h linux/capsicum.h libcasper.h \
 	casper/cap_fileargs.h casper/cap_net.h casper/cap_pwd.h casper/cap_grp.h \
 	casper/cap_syslog.h casper/cap_dns.h
 MAN3 := $(wildcard doc/man/*.3)
@@ -139,7 +140,7 @@ MAN8 := $(wildcard doc/man/*.8)
 # installation, so they are written here, never built ahead.
 define install_to
 	install -d $(1)$(INCLUDEDIR)/sys $(1)$(INCLUDEDIR)/capsicum \
-		$(1)$(INCLUDEDIR)/casper $(1)$(LIBDIR) \
+		$(1)$(INCLUDEDIR)/casper $(1)$(INCLUDEDIR)/linux $(1)$(LIBDIR) \
 		$(1)$(PKGCONFIGDIR) $(1)$(BINDIR) $(1)$(SBINDIR) $(1)$(MANDIR)/man3 \
 		$(1)$(MANDIR)/man8 $(1)$(SYSTEMDUNITDIR) $(1)$(INITDIR)
 	for h in $(PUBLIC_HEADERS); do install -m 0644 include/$$h $(1)$(INCLUDEDIR)/$$h || exit 1; done
@@ -185,7 +186,7 @@ define uninstall_from
 	scripts/man-links.sh $(MAN3) | while read -r alias page; do \
 		rm -f $(1)$(MANDIR)/man3/$$alias; done
 	-rmdir $(1)$(INCLUDEDIR)/capsicum $(1)$(INCLUDEDIR)/casper \
-		$(1)$(INCLUDEDIR)/sys 2>/dev/null
+		$(1)$(INCLUDEDIR)/linux $(1)$(INCLUDEDIR)/sys 2>/dev/null
 endef
 
 INSTALL_INPUTS := $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) lib/libcapsicum.pc.in $(CAPCTL) \
@@ -231,6 +232,7 @@ test-install: $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS)
 		'#include <casper/cap_fileargs.h>' '#include <casper/cap_net.h>' \
 		'#include <casper/cap_pwd.h>' '#include <casper/cap_grp.h>' \
 		'#include <casper/cap_syslog.h>' '#include <casper/cap_dns.h>' \
+		'#include <linux/capsicum.h>' \
 		'int main(void) { caph_cache_tzdata(); return caph_enter(); }' \
 		>$(O)/strict_headers.c
 	flags=$$($(STAGE_PKG_CONFIG) --cflags libcapsicum) && \

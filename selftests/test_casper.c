@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libcasper with the BPF side loaded: FreeBSD-style programs
- * (selftests/programs/{fa_wc,net_client,pwd_lookup}.c, built against the
- * installed tree through pkg-config) print in capability mode what they
- * print without Capsicum, and their escapes fail with the right errno:
+ * (selftests/programs/{fa_wc,fa_head,net_client,pwd_lookup,syslog_msg}.c,
+ * built against the installed tree through pkg-config) print in
+ * capability mode what they print without Capsicum, and their escapes fail with the right errno:
  * ECAPMODE for the program's own open/connect, ENOTCAPABLE for what the
  * casper service refuses or for a right fileargs did not grant.
  *
@@ -16,10 +16,12 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -249,4 +251,114 @@ SELFTEST(casper_pwd_lookup)
 				 strstr(caph, "getpwent: none errno 135\n"),
 			 "user outside the limits, getpwent refused"))
 		printf("    got '%s'\n", caph);
+}
+
+SELFTEST(casper_fileargs_head)
+{
+	char dir[] = "/tmp/casper.XXXXXX", one[64], two[64], secret[64];
+	char plain[2048], caph[2048];
+
+	if (!fixture_loaded() || !ASSERT_TRUE(mkdtemp(dir), "mkdtemp"))
+		return;
+	snprintf(one, sizeof(one), "%s/one", dir);
+	snprintf(two, sizeof(two), "%s/two", dir);
+	snprintf(secret, sizeof(secret), "%s/secret", dir);
+	ASSERT_TRUE(write_file(one, "1\n2\n3\n4\n") &&
+			    write_file(two, "x\ny\n") &&
+			    write_file(secret, "s\n"),
+		    "tree");
+	ASSERT_EQ(run((char *[]){ "fa_head", "-N", "-n", "2", one, two, NULL },
+		      plain, sizeof(plain)),
+		  0, "plain run");
+	if (!ASSERT_TRUE(strstr(plain, "/one <==\n1\n2\n\n==> ") &&
+				 strstr(plain, "/two <==\nx\ny\n"),
+			 "two lines of each"))
+		printf("    got '%s'\n", plain);
+	ASSERT_EQ(run((char *[]){ "fa_head", "-n", "2", one, two, NULL }, caph,
+		      sizeof(caph)),
+		  0, "sandboxed run");
+	same_output(plain, caph);
+	ASSERT_EQ(run((char *[]){ "fa_head", "-N", "-e", secret, one, NULL },
+		      plain, sizeof(plain)),
+		  0, "plain escapes");
+	ASSERT_TRUE(strstr(plain, "fileargs_open: errno 0\nopen: errno 0\n"
+				  "flock: errno 0\n"),
+		    "plain: all work");
+	ASSERT_EQ(run((char *[]){ "fa_head", "-e", secret, one, NULL }, caph,
+		      sizeof(caph)),
+		  0, "sandboxed escapes");
+	if (!ASSERT_TRUE(strstr(caph, "fileargs_open: errno 135\n"
+				      "open: errno 134\nflock: errno 135\n"
+				      "sandboxed 1\n"),
+			 "ENOTCAPABLE, ECAPMODE, ENOTCAPABLE"))
+		printf("    got '%s'\n", caph);
+	unlink(one);
+	unlink(two);
+	unlink(secret);
+	rmdir(dir);
+}
+
+/*
+ * The next datagram on the log socket, within a bound (TCG is slow; not a
+ * synchronisation: the program has exited when this is called).
+ */
+static bool log_line(int s, char *buf, size_t len)
+{
+	struct pollfd p = { .fd = s, .events = POLLIN };
+	ssize_t n;
+
+	if (poll(&p, 1, 10000) != 1 || (n = recv(s, buf, len - 1, 0)) < 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/*
+ * cap_syslog: the message logged after caph_enter_casper() arrives at
+ * /dev/log as the one syslog(3) logs without Capsicum, and the program's
+ * own connect to /dev/log fails with ECAPMODE. Root binds /dev/log.
+ */
+SELFTEST(casper_syslog_message)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char plain[256], caph[256], line[512];
+	int s;
+
+	if (!fixture_loaded())
+		return;
+	if (!selftest_is_root()) {
+		selftest_skip("binding /dev/log needs root");
+		return;
+	}
+	strcpy(sun.sun_path, "/dev/log");
+	s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (!ASSERT_OK(s, "socket"))
+		return;
+	if (bind(s, (struct sockaddr *)&sun, sizeof(sun))) {
+		if (errno == EADDRINUSE)
+			selftest_skip("a log daemon has /dev/log");
+		else
+			ASSERT_OK(-1, "bind /dev/log");
+		close(s);
+		return;
+	}
+	ASSERT_EQ(run((char *[]){ "syslog_msg", "-N", "plain-hello", NULL },
+		      plain, sizeof(plain)),
+		  0, "plain run");
+	ASSERT_TRUE(!strcmp(plain, "connect: errno 0\n"), "plain connects");
+	if (ASSERT_TRUE(log_line(s, line, sizeof(line)), "plain message"))
+		ASSERT_TRUE(strstr(line, "syslog_msg: plain-hello"),
+			    "plain text");
+	ASSERT_EQ(run((char *[]){ "syslog_msg", "casper-hello", NULL }, caph,
+		      sizeof(caph)),
+		  0, "sandboxed run");
+	if (!ASSERT_TRUE(!strcmp(caph, "connect: errno 134\nsandboxed 1\n"),
+			 "ECAPMODE for the program's own connect"))
+		printf("    got '%s'\n", caph);
+	if (ASSERT_TRUE(log_line(s, line, sizeof(line)), "casper's message"))
+		if (!ASSERT_TRUE(strstr(line, "syslog_msg: casper-hello"),
+				 "the same line through cap_syslog"))
+			printf("    got '%s'\n", line);
+	close(s);
+	unlink("/dev/log");
 }
