@@ -380,7 +380,7 @@ run: $(INITRAMFS)
 	O=$(abspath $(O)) selftests/vm/run-vm.sh --kernel $(KERNEL) --daemon \
 		--root-only --timeout $(VM_TIMEOUT) -- sh /usr/share/capsicum/demo.sh
 
-test: all bpf-headers test-install kernel
+test: all bpf-headers test-install deb kernel
 	$(UNIT_TESTS) --jobs 2
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNELS)
 
