@@ -89,7 +89,7 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 .SECONDARY: $(BPF_OBJS)
 
 .PHONY: all deps test test-unit selftest run vmlinux clean bench bpf-headers \
-	install uninstall test-install installables deb kernel
+	install uninstall test-install installables deb kernel fuzz test-fuzz
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(LIBCASPER_A) $(LIBCASPER_SO) $(SKELS) \
 	$(CAPSICUMD) $(CAPCTL) $(SELFTESTS) $(UNIT_TESTS) $(CAPH_CAT) $(CASPER_PROGRAMS) \
 	$(INITRAMFS)
@@ -296,6 +296,48 @@ $(O)/tests/test_matrix.o: CFLAGS += -DSELFTESTS_BIN='"$(abspath $(SELFTESTS))"' 
 	-DMATRIX_DOC='"$(abspath doc/enforcement.md)"' \
 	-DSECURITY_DOC='"$(abspath doc/security.md)"'
 
+# --- fuzzing (doc/security.md, "Testing") -----------------------------------
+# Host targets under libFuzzer, with ASan and UBSan: what capctl and
+# capsicumd parse, and libcasper's wire format as a sandboxed program can
+# write it. New inputs go to the build's corpus; tests/fuzz/*corpus is the
+# committed seed corpus (and every input that once found a bug).
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+# What make test gives each host fuzzer: well under a minute.
+FUZZ_TEST_SECONDS ?= 30
+FUZZ_PARSE := $(O)/tests/fuzz/fuzz_parse
+FUZZ_PARSE_SRCS := tests/fuzz/fuzz_parse.c cli/args.c cli/json.c \
+	$(filter-out daemon/capsicumd.c,$(DAEMON_SRCS)) $(LIB_SRCS)
+FUZZ_CASPER := $(O)/tests/fuzz/fuzz_casper_msg
+FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(REPRO) -Iinclude -I$(O)/bpf -Icli -Idaemon \
+	-Icasper -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+$(FUZZ_PARSE): $(FUZZ_PARSE_SRCS) daemon/capsicumd.c $(SKELS) | $(O)/tests/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_PARSE_SRCS) -lbpf -lelf -lz
+
+$(FUZZ_CASPER): tests/fuzz/fuzz_casper_msg.c casper/msg.c casper/msg.h | $(O)/tests/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_casper_msg.c casper/msg.c
+
+# $(call run_fuzz,BINARY,SEEDS,SECONDS,EXTRA): a bounded run from the seed
+# corpus; its log is kept, and shown if it finds something.
+define run_fuzz
+	mkdir -p $(1).corpus
+	$(1) -max_total_time=$(3) -timeout=10 -rss_limit_mb=2048 $(4) \
+		-artifact_prefix=$(1)- -print_final_stats=1 $(1).corpus $(2) \
+		2>$(1).log || { tail -n 60 $(1).log; exit 1; }
+	grep -E '^stat::number_of_executed_units|^Done' $(1).log
+endef
+
+# make test's share: each host fuzzer for FUZZ_TEST_SECONDS.
+test-fuzz: $(FUZZ_PARSE) $(FUZZ_CASPER)
+	$(call run_fuzz,$(FUZZ_PARSE),tests/fuzz/corpus,$(FUZZ_TEST_SECONDS),-dict=tests/fuzz/parse.dict)
+	$(call run_fuzz,$(FUZZ_CASPER),tests/fuzz/casper-corpus,$(FUZZ_TEST_SECONDS),)
+
+# On demand, longer: each host fuzzer for FUZZ_SECONDS.
+fuzz: $(FUZZ_PARSE) $(FUZZ_CASPER)
+	$(call run_fuzz,$(FUZZ_PARSE),tests/fuzz/corpus,$(FUZZ_SECONDS),-dict=tests/fuzz/parse.dict)
+	$(call run_fuzz,$(FUZZ_CASPER),tests/fuzz/casper-corpus,$(FUZZ_SECONDS),)
+
 # --- VM selftests -----------------------------------------------------------
 $(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -380,7 +422,7 @@ run: $(INITRAMFS)
 	O=$(abspath $(O)) selftests/vm/run-vm.sh --kernel $(KERNEL) --daemon \
 		--root-only --timeout $(VM_TIMEOUT) -- sh /usr/share/capsicum/demo.sh
 
-test: all bpf-headers test-install deb kernel
+test: all bpf-headers test-install test-fuzz deb kernel
 	$(UNIT_TESTS) --jobs 2
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNELS)
 
@@ -394,7 +436,7 @@ vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
 $(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm \
-		$(O)/bench $(O)/selftests/programs $(O)/casper:
+		$(O)/bench $(O)/selftests/programs $(O)/casper $(O)/tests/fuzz:
 	mkdir -p $@
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.
