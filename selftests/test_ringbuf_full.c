@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The denial ring buffer full (issue 15, daemon faults): with no
+ * capsicumd reading it, denials beyond its room are counted as dropped,
+ * every one is still counted and refused, and nothing blocks.
+ */
+#define _GNU_SOURCE
+#include "fixture.h"
+#include "fuzz.h"
+#include "selftest.h"
+
+#include <capsicum/abi.h>
+#include <sys/capsicum.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* bpf/state.bpf.h: 256 KiB of records, each with an 8-byte header. */
+#define RING_BYTES   (256 * 1024)
+#define RING_RECORDS (RING_BYTES / (sizeof(struct capsicum_denial) + 8))
+/* More denials than the ring holds, whatever earlier tests left in it. */
+#define DENIALS (RING_RECORDS + 1000)
+
+SELFTEST(ringbuf_full_counts_drops)
+{
+	struct fuzz_counters before, after;
+	struct timespec t0, t1;
+	unsigned int refused = 0;
+	struct stat st;
+	int bss, fd;
+
+	if (!selftest_is_root() || fixture_daemon_pid())
+		selftest_skip("needs root (the counters) and no capsicumd "
+			      "draining the ring");
+	if (!fixture_loaded())
+		return;
+	bss = fuzz_counters_open();
+	fd = fixture_scratch_file("x");
+	if (!ASSERT_OK(bss, "open the counters") || !ASSERT_OK(fd, "file") ||
+	    !ASSERT_OK(fixture_limit_all_but(fd, CAP_FSTAT), "limit") ||
+	    !ASSERT_OK(fuzz_counters_read(bss, &before), "counters"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < DENIALS; i++)
+		refused += fstat(fd, &st) == -1 && errno == ENOTCAPABLE;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!ASSERT_OK(fuzz_counters_read(bss, &after), "counters"))
+		return;
+	ASSERT_EQ(refused, DENIALS, "every fstat refused");
+	ASSERT_EQ(after.denials - before.denials, DENIALS,
+		  "every denial counted");
+	ASSERT_TRUE(after.dropped - before.dropped >= DENIALS - RING_RECORDS,
+		    "denials past the ring's room counted as dropped");
+	ASSERT_TRUE(after.dropped - before.dropped <= DENIALS,
+		    "no more drops than denials");
+	printf("    ringbuf_full: %zu denials in %.2f s, %llu dropped\n",
+	       (size_t)DENIALS,
+	       (double)(t1.tv_sec - t0.tv_sec) +
+		       (t1.tv_nsec - t0.tv_nsec) / 1e9,
+	       (unsigned long long)(after.dropped - before.dropped));
+	close(fd);
+	close(bss);
+}
