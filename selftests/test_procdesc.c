@@ -11,6 +11,7 @@
 
 #include <capsicum/abi.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/capsicum.h>
@@ -245,4 +246,64 @@ SELFTEST(procdesc_watch_only_by_the_parent)
 	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), child, "pdwait4");
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		    "the child lived");
+}
+
+/*
+ * In a child of its own PID namespace (uid 1000 with a user namespace
+ * too): pdfork works, pdgetpid answers the namespace's pid, pdkill and
+ * pdwait4 reach the child, inside capability mode as well. The first
+ * failing step is the exit status; every process is bounded by alarm().
+ */
+static int pidns_body(void)
+{
+	int pd, p[2], status = 0;
+	pid_t pid, got = 0;
+
+	alarm(30);
+	if (pipe(p))
+		return 2;
+	pid = pdfork(&pd, 0);
+	if (pid == 0)
+		child_wait_then_exit(p[0], 7);
+	if (pid <= 1)
+		return 3; /* pid 1 is this process, the namespace's init */
+	if (pdgetpid(pd, &got) || got != pid)
+		return 4;
+	if (write(p[1], "x", 1) != 1 || pdwait4(pd, &status, 0, NULL) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status) != 7)
+		return 5;
+	close(pd);
+	if (cap_enter())
+		return 6;
+	pid = pdfork(&pd, 0);
+	if (pid == 0)
+		child_wait_then_exit(p[0], 0);
+	if (pid <= 1 || pdgetpid(pd, &got) || got != pid)
+		return 7;
+	if (pdkill(pd, SIGKILL) || pdwait4(pd, &status, 0, NULL) != pid ||
+	    !WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+		return 8;
+	return 0;
+}
+
+SELFTEST(procdesc_in_a_pid_namespace)
+{
+	pid_t pid;
+
+	if (!fixture_loaded())
+		return;
+	pid = fork();
+	if (pid == 0) {
+		int flags = CLONE_NEWPID | (getuid() ? CLONE_NEWUSER : 0);
+		pid_t init;
+
+		alarm(60);
+		if (unshare(flags))
+			_exit(1);
+		init = fork();
+		if (init == 0)
+			_exit(pidns_body());
+		_exit(selftest_wait(init));
+	}
+	ASSERT_EQ(selftest_wait(pid), 0, "pdfork in a new PID namespace");
 }
