@@ -9,6 +9,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
@@ -82,8 +84,7 @@ static int proc_request(__u32 op)
 
 /*
  * One piece of this thread's answer to the GET tagged `nonce`: its
- * CAPSICUM_ANSWER_BITS bits from `bit` on, or -1 with errno (EAGAIN: the
- * answer is gone, e.g. a signal handler asked in between).
+ * CAPSICUM_ANSWER_BITS bits from `bit` on, or -1 with errno.
  */
 static int answer_piece(__u64 nonce, size_t bit)
 {
@@ -105,7 +106,8 @@ static int answer_piece(__u64 nonce, size_t bit)
 		errno = saved;
 		return e - CAPSICUM_STATUS_ANSWER;
 	}
-	errno = e == ENOENT ? EAGAIN : e;
+	/* ENOENT: the answer is gone, which signals blocked rule out. */
+	errno = e == ENOENT ? EIO : e;
 	return -1;
 }
 
@@ -136,8 +138,8 @@ static int answer_read(__u64 nonce, size_t off, void *dst, size_t len)
 
 static _Thread_local __u64 nonce_counter;
 
-/* One GET and the reading of the parts asked for. */
-static int fd_query_once(int fd, struct capsicum_answer *a, unsigned parts)
+/* One GET and the reading of the parts asked for; signals blocked. */
+static int fd_query_blocked(int fd, struct capsicum_answer *a, unsigned parts)
 {
 	struct capsicum_req req;
 
@@ -167,19 +169,23 @@ static int fd_query_once(int fd, struct capsicum_answer *a, unsigned parts)
 }
 
 /*
- * Asks for fd's rights. A handler of a signal taken in between may have
- * asked too, replacing this thread's answer: then the query starts over.
+ * Asks for fd's rights. Signals are blocked meanwhile: a handler asking
+ * too (cap_rights_get() is async-signal-safe on FreeBSD, one syscall)
+ * would replace this thread's answer between its pieces.
  */
 int capsicum_fd_query(int fd, struct capsicum_answer *a, unsigned parts)
 {
-	for (int tries = 0; tries < 8; tries++) {
-		if (fd_query_once(fd, a, parts) == 0)
-			return 0;
-		if (errno != EAGAIN)
-			return -1;
-	}
-	errno = EIO;
-	return -1;
+	sigset_t all, old;
+	int ret, saved;
+
+	sigfillset(&all);
+	if (pthread_sigmask(SIG_BLOCK, &all, &old))
+		return -1;
+	ret = fd_query_blocked(fd, a, parts);
+	saved = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return ret;
 }
 
 int capsicum_pd_child(void)
