@@ -123,19 +123,30 @@ static void against_victim(void (*fn)(pid_t victim), const char *what)
 	ASSERT_EQ(victim_finish(&v), 0, "the victim is alive, nothing pending");
 }
 
+static bool pipe_in_capmode(int p[2])
+{
+	return ASSERT_OK(cap_enter(), "cap_enter") &&
+	       ASSERT_OK(pipe(p), "pipe in capability mode");
+}
+
+/* The rest of the attack, whatever the owner calls returned. */
+static void arm_and_write(const int p[2], int sig)
+{
+	fcntl(p[0], F_SETSIG, sig);
+	fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK);
+	ASSERT_EQ(write(p[1], "x", 1), 1, "write to its own pipe");
+}
+
 static void sigkill_by_owner(pid_t victim)
 {
 	int p[2];
 
-	if (!ASSERT_OK(cap_enter(), "cap_enter") ||
-	    !ASSERT_OK(pipe(p), "pipe in capability mode"))
+	if (!pipe_in_capmode(p))
 		return;
 	/* The attack as a compromised sandbox would write it. */
 	ASSERT_ERRNO(fcntl(p[0], F_SETOWN, victim), ECAPMODE,
 		     "F_SETOWN another process");
-	fcntl(p[0], F_SETSIG, SIGKILL);
-	fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK);
-	ASSERT_EQ(write(p[1], "x", 1), 1, "write to its own pipe");
+	arm_and_write(p, SIGKILL);
 }
 
 SELFTEST(capmode_fsetown_cannot_kill_another_process)
@@ -150,8 +161,7 @@ static void group_by_owner(pid_t victim)
 	struct f_owner_ex self = { F_OWNER_PID, getpid() };
 	int p[2];
 
-	if (!ASSERT_OK(cap_enter(), "cap_enter") ||
-	    !ASSERT_OK(pipe(p), "pipe in capability mode"))
+	if (!pipe_in_capmode(p))
 		return;
 	ASSERT_ERRNO(fcntl(p[0], F_SETOWN, -victim), ECAPMODE,
 		     "F_SETOWN a process group");
@@ -164,9 +174,7 @@ static void group_by_owner(pid_t victim)
 	/* Its argument is read by the kernel after the hook: never trusted. */
 	ASSERT_ERRNO(fcntl(p[0], F_SETOWN_EX, &self), ECAPMODE,
 		     "F_SETOWN_EX of itself");
-	fcntl(p[0], F_SETSIG, SIGUSR1);
-	fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK);
-	ASSERT_EQ(write(p[1], "x", 1), 1, "write to its own pipe");
+	arm_and_write(p, SIGUSR1);
 }
 
 SELFTEST(capmode_fsetown_refuses_a_process_group)
