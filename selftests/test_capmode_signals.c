@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <linux/ioprio.h>
 #include <linux/kcmp.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/capsicum.h>
@@ -38,18 +39,41 @@ struct victim {
 	pid_t pid;
 	int go[2];
 	int ready[2];
-	int sub; /* >= 0: the victim owns it, O_ASYNC (victim_start_owning) */
+	int sub;   /* >= 0: the victim owns it, with O_ASYNC set */
+	int await; /* nonzero: a signal it waits for (bounded) once released */
 };
+
+static int seen_bit(int sig)
+{
+	switch (sig) {
+	case SIGIO:
+		return SEEN_SIGIO;
+	case SIGURG:
+		return SEEN_SIGURG;
+	case SIGUSR1:
+		return SEEN_SIGUSR1;
+	case SIGUSR2:
+		return SEEN_SIGUSR2;
+	default:
+		return 0;
+	}
+}
 
 /*
  * A process outside capability mode, in a process group of its own,
  * blocking the signals a sandbox might aim at it; it waits (bounded)
  * for a byte on go, then exits with the SEEN_ bits of what is pending.
+ * It owns sub (if >= 0) with O_ASYNC set; once released, it waits for
+ * the signal await (if nonzero) up to 10 s.
  */
-static bool victim_start(struct victim *v)
+static bool victim_start(struct victim *v, int sub, int await)
 {
-	sigset_t set;
+	struct timespec bound = { .tv_sec = 10 };
+	sigset_t set, one;
 	char c;
+
+	v->sub = sub;
+	v->await = await;
 
 	if (!ASSERT_OK(pipe(v->go), "victim pipe") ||
 	    !ASSERT_OK(pipe(v->ready), "victim pipe"))
@@ -72,25 +96,20 @@ static bool victim_start(struct victim *v)
 		if (write(v->ready[1], "r", 1) != 1 ||
 		    read(v->go[0], &c, 1) != 1)
 			_exit(101);
+		sigemptyset(&one);
+		sigaddset(&one, v->await);
+		if (v->await && sigtimedwait(&one, NULL, &bound) == v->await)
+			seen |= seen_bit(v->await);
 		if (sigpending(&set))
 			_exit(102);
-		seen |= sigismember(&set, SIGIO) ? SEEN_SIGIO : 0;
-		seen |= sigismember(&set, SIGURG) ? SEEN_SIGURG : 0;
-		seen |= sigismember(&set, SIGUSR1) ? SEEN_SIGUSR1 : 0;
-		seen |= sigismember(&set, SIGUSR2) ? SEEN_SIGUSR2 : 0;
+		for (int sig = 1; sig < NSIG; sig++)
+			seen |= sigismember(&set, sig) ? seen_bit(sig) : 0;
 		_exit(seen);
 	}
 	if (!ASSERT_OK(v->pid, "fork the victim"))
 		return false;
 	/* Its group and signal mask are in place before anything aims at it. */
 	return ASSERT_EQ(read(v->ready[0], &c, 1), 1, "victim ready");
-}
-
-/* The same, owning sub with O_ASYNC set: it wants SIGIO from sub. */
-static bool victim_start_owning(struct victim *v, int sub)
-{
-	v->sub = sub;
-	return victim_start(v);
 }
 
 /* Releases the victim: the SEEN_ bits it reports, -1 if it was killed. */
@@ -111,7 +130,7 @@ static void against_victim(void (*fn)(pid_t victim), const char *what)
 	struct victim v;
 	pid_t pid;
 
-	if (!fixture_loaded() || !victim_start_owning(&v, -1))
+	if (!fixture_loaded() || !victim_start(&v, -1, 0))
 		return;
 	pid = fork();
 	if (pid == 0) {
@@ -338,7 +357,7 @@ SELFTEST(capmode_write_signals_a_reader_that_owns_its_end)
 	pid_t pid;
 
 	if (!fixture_loaded() || !ASSERT_OK(pipe(p), "pipe") ||
-	    !victim_start_owning(&v, p[0]))
+	    !victim_start(&v, p[0], 0))
 		return;
 	close(p[0]);
 	pid = fork();
@@ -351,6 +370,41 @@ SELFTEST(capmode_write_signals_a_reader_that_owns_its_end)
 	}
 	ASSERT_EQ(selftest_wait(pid), 0, "the sandbox wrote");
 	ASSERT_EQ(victim_finish(&v), SEEN_SIGIO, "the reader got its SIGIO");
+}
+
+/*
+ * Not covered (doc/capmode.md): an owner set before cap_enter() on a TCP
+ * socket is signalled when data arrive, in a softirq, even from the
+ * sandbox's own send over loopback. current there is whoever was
+ * interrupted: refusing by it would drop other processes' signals.
+ */
+SELFTEST(capmode_softirq_delivery_is_left_alone)
+{
+	struct sockaddr_in a;
+	struct victim v;
+	int l, c, s;
+	pid_t pid;
+
+	if (!fixture_loaded() || !victim_start(&v, -1, SIGIO))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		alarm(60);
+		l = fixture_listener(&a);
+		c = socket(AF_INET, SOCK_STREAM, 0);
+		if (!ASSERT_OK(l, "listener") || !ASSERT_OK(c, "socket") ||
+		    !ASSERT_OK(connect(c, (struct sockaddr *)&a, sizeof(a)),
+			       "connect") ||
+		    !ASSERT_OK(s = accept(l, NULL, NULL), "accept") ||
+		    !ASSERT_OK(fcntl(s, F_SETOWN, v.pid), "F_SETOWN outside") ||
+		    !ASSERT_OK(fcntl(s, F_SETFL, O_ASYNC), "O_ASYNC outside") ||
+		    !ASSERT_OK(cap_enter(), "cap_enter"))
+			_exit(1);
+		ASSERT_EQ(write(c, "x", 1), 1, "send over loopback");
+		_exit(selftest_failed() ? 1 : 0);
+	}
+	ASSERT_EQ(selftest_wait(pid), 0, "the sandbox sent");
+	ASSERT_EQ(victim_finish(&v), SEEN_SIGIO, "SIGIO from the softirq");
 }
 
 /* Outside, the parent reads the victim's state before and after. */
@@ -438,7 +492,7 @@ SELFTEST(capmode_cannot_change_another_process)
 	struct victim v;
 	pid_t pid;
 
-	if (!fixture_loaded() || !victim_start_owning(&v, -1))
+	if (!fixture_loaded() || !victim_start(&v, -1, 0))
 		return;
 	if (!ASSERT_TRUE(task_state_of(v.pid, &before), "victim's state"))
 		goto out;
