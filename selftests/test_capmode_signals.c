@@ -285,26 +285,53 @@ SELFTEST(capmode_socket_owner_ioctls_refused)
 	against_victim(socket_ioctls, "FIOSETOWN, SIOCSPGRP, FIOASYNC");
 }
 
-/* dnotify signals the directory descriptor's owner. */
-static void dnotify(pid_t victim)
+/*
+ * dnotify signals the directory descriptor's owner; a lease's break
+ * signals the leased file's owner.
+ */
+static void dnotify_and_lease(pid_t victim)
 {
 	struct fixture_box b;
-	int fd;
+	int fd, leased;
 
 	if (!ASSERT_TRUE(fixture_make_box(&b), "box") ||
+	    !ASSERT_OK(leased = openat(b.dfd, "f", O_RDONLY), "open f") ||
 	    !ASSERT_OK(fcntl(b.dfd, F_SETOWN, victim), "F_SETOWN outside") ||
 	    !ASSERT_OK(fcntl(b.dfd, F_SETSIG, SIGUSR1), "F_SETSIG outside") ||
+	    !ASSERT_OK(fcntl(leased, F_SETOWN, victim), "F_SETOWN outside") ||
 	    !ASSERT_OK(cap_enter(), "cap_enter"))
 		return;
 	ASSERT_ERRNO(fcntl(b.dfd, F_NOTIFY, DN_CREATE | DN_MULTISHOT), ECAPMODE,
 		     "F_NOTIFY, owner another process");
+	ASSERT_ERRNO(fcntl(leased, F_SETLEASE, F_RDLCK), ECAPMODE,
+		     "F_SETLEASE, owner another process");
 	fd = openat(b.dfd, "new", O_WRONLY | O_CREAT, 0600);
 	ASSERT_OK(fd, "create in the directory");
+	fd = openat(b.dfd, "f", O_WRONLY | O_NONBLOCK);
+	ASSERT_OK(fd, "open the file for writing");
 }
 
 SELFTEST(capmode_fnotify_with_another_owner_refused)
 {
-	against_victim(dnotify, "F_NOTIFY");
+	against_victim(dnotify_and_lease, "F_NOTIFY, F_SETLEASE");
+}
+
+/* A socket's owner gets SIGURG for urgent data, no O_ASYNC needed. */
+static void sigurg(pid_t victim)
+{
+	int sv[2];
+
+	if (!ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair") ||
+	    !ASSERT_OK(fcntl(sv[0], F_SETOWN, victim), "F_SETOWN outside") ||
+	    !ASSERT_OK(cap_enter(), "cap_enter"))
+		return;
+	/* AF_UNIX urgent data (CONFIG_AF_UNIX_OOB): in the sender's context. */
+	ASSERT_EQ(send(sv[1], "x", 1, MSG_OOB), 1, "urgent data to itself");
+}
+
+SELFTEST(capmode_sigurg_to_an_owner_set_before_refused)
+{
+	against_victim(sigurg, "MSG_OOB");
 }
 
 /* Signals to its own process through the same paths keep working. */
