@@ -450,8 +450,11 @@ static bool task_state_of(pid_t pid, struct task_state *s)
 		return false;
 	s->policy = sched_getscheduler(pid);
 	s->ioprio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid);
+	/* No block layer (the patched kernel's config): no I/O priority. */
+	if (s->ioprio < 0 && errno == ENOSYS)
+		s->ioprio = -ENOSYS;
 	return !prlimit(pid, RLIMIT_NOFILE, NULL, &s->nofile) &&
-	       s->policy >= 0 && s->ioprio >= 0 &&
+	       s->policy >= 0 && s->ioprio != -1 &&
 	       !sched_getaffinity(pid, sizeof(s->cpus), &s->cpus);
 }
 
