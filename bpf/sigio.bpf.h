@@ -2,20 +2,19 @@
 /*
  * Signals through a descriptor's owner (F_SETOWN, O_ASYNC, F_SETSIG,
  * SIGURG, dnotify, leases, ttys): in capability mode they may reach only
- * the caller's own process (doc/capmode.md, "Signals through a
- * descriptor's owner").
+ * the caller's own process (doc/capmode.md, "What the BPF side
+ * enforces").
  *
  * Two halves. The fcntl and ioctl hooks (hooks_file.bpf.h) refuse, with
  * ECAPMODE, naming another process or a group as owner and arming a
  * descriptor whose owner is not the caller: they see the command and the
- * owner, and refuse at the call that asks, with an errno. They cannot see
- * an owner and O_ASYNC both set before cap_enter(): file_send_sigiotask
- * then refuses the delivery a write of the sandbox causes, when the
- * process sending (current) is in capability mode, the target is not in
- * its thread group and holds no descriptor of the file. In
- * interrupt context (a packet's SIGIO or SIGURG in a softirq) current is
- * whoever was interrupted, not the sender, so the delivery is left alone
- * there.
+ * owner, and fail the call that asks, with an errno. They cannot see an
+ * owner and O_ASYNC both set before cap_enter(): file_send_sigiotask then
+ * refuses the delivery a write of the sandbox causes, when the process
+ * sending (current) is in capability mode, the target is not in its
+ * thread group and holds no descriptor of the file. In interrupt context
+ * (a packet's SIGIO or SIGURG in a softirq) current is whoever was
+ * interrupted, not the sender, so the delivery is left alone there.
  */
 #ifndef CAPSICUM_SIGIO_BPF_H
 #define CAPSICUM_SIGIO_BPF_H
