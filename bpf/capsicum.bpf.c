@@ -11,6 +11,7 @@
  *   hooks_file.bpf.h  file, inode and exec hooks
  *   hooks_sock.bpf.h  socket hooks
  *   hooks_task.bpf.h  signals and process descriptors
+ *   sigio.bpf.h       signals through a descriptor's owner
  *   track.bpf.h       dup/accept/openat/close/fork/exec/exit bookkeeping
  *   protect.bpf.h     the pinned objects and their path
  *   fget.bpf.h        the patched kernel's descriptor-lookup hook

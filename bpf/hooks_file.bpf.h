@@ -9,6 +9,7 @@
 
 #include "control.bpf.h"
 #include "hooks_at.bpf.h"
+#include "sigio.bpf.h"
 #include "syscalls.bpf.h"
 
 #define PROT_READ   0x1
@@ -178,13 +179,16 @@ int BPF_PROG(capsicum_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg)
 {
 	struct capsicum_proc *p = current_proc();
-	int fd;
+	int fd, err;
 
 	/* FreeBSD lets FIOCLEX/FIONCLEX through without rights. */
 	if (!p || cmd == FIOCLEX || cmd == FIONCLEX)
 		return 0;
 	fd = current_call() == NR_ioctl ? (int)syscall_arg(0) : -1;
-	return ioctl_check(p, file, cmd, fd, true);
+	err = ioctl_check(p, file, cmd, fd, true);
+	if (err || !in_capmode(p))
+		return err;
+	return capmode_ioctl_check(file, cmd, fd);
 }
 
 /* An i386 ioctl: the file's floor decides (loaded where it exists). */
@@ -193,10 +197,14 @@ int BPF_PROG(capsicum_file_ioctl_compat, struct file *file, unsigned int cmd,
 	     unsigned long arg)
 {
 	struct capsicum_proc *p = current_proc();
+	int err;
 
 	if (!p || cmd == FIOCLEX || cmd == FIONCLEX)
 		return 0;
-	return ioctl_check(p, file, cmd, -1, true);
+	err = ioctl_check(p, file, cmd, -1, true);
+	if (err || !in_capmode(p))
+		return err;
+	return capmode_ioctl_check(file, cmd, -1);
 }
 
 /*
@@ -291,7 +299,8 @@ int BPF_PROG(capsicum_file_fcntl, struct file *file, unsigned int cmd,
 	held_rights(p, file, fd, &h);
 	if (!h.limited ||
 	    (rights_contain(h.rights, need, 0) && (h.fcntls & sub) == sub))
-		return 0;
+		return in_capmode(p) ? capmode_fcntl_check(file, cmd, arg, fd)
+				     : 0;
 	report(CAPSICUM_HOOK_FILE_FCNTL, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd,
 	       need, 0, &h);
 	return -ENOTCAPABLE;

@@ -66,6 +66,11 @@ void selftest_skip(const char *why)
 	_exit(CHILD_SKIP);
 }
 
+bool selftest_failed(void)
+{
+	return failed;
+}
+
 bool selftest_is_root(void)
 {
 	return geteuid() == 0;

@@ -40,6 +40,8 @@ void selftest_fail(const char *file, int line, const char *fmt, ...)
 /* Lets a test that cannot apply to this run say why, visibly. */
 void selftest_skip(const char *why);
 bool selftest_is_root(void);
+/* Whether an assertion failed in this process: a forked helper's exit code. */
+bool selftest_failed(void);
 /*
  * Waits for a forked child: its exit status, or -1 if the fork failed
  * (pid < 0), the wait failed or the child was killed.

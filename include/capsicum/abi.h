@@ -440,7 +440,9 @@ struct capsicum_ioctls {
 	/* getsid, getpgid of another process */                               \
 	X(TASK_QUERY, "task_query")                                            \
 	/* patched kernel: a lookup by descriptor number (fget) */             \
-	X(FGET, "fget")
+	X(FGET, "fget")                                                        \
+	/* a descriptor owner's signal to another process */                   \
+	X(FILE_SEND_SIGIOTASK, "file_send_sigiotask")
 
 #define CAPSICUM_HOOK_ENUM_(suffix, name) CAPSICUM_HOOK_##suffix,
 enum capsicum_hook {
