@@ -153,9 +153,10 @@ SELFTEST(beneath_lookups_stay_beneath)
 		     "absolute path");
 	ASSERT_ERRNO(open_close(t.dfd, "/etc/passwd", O_RDONLY), ENOTCAPABLE,
 		     "/etc/passwd");
+	/* FreeBSD's rule: an absolute path never goes through a dirfd. */
 	snprintf(abs, sizeof(abs), "%s/d/f", t.top);
-	ASSERT_OK(open_close(t.dfd, abs, O_RDONLY),
-		  "absolute path that resolves beneath");
+	ASSERT_ERRNO(open_close(t.dfd, abs, O_RDONLY), ENOTCAPABLE,
+		     "absolute path that resolves beneath");
 
 	/* A refused create creates nothing. */
 	ASSERT_ERRNO(open_close(t.dfd, "../created", O_WRONLY | O_CREAT),
@@ -414,4 +415,11 @@ SELFTEST(beneath_refuses_i386_lookups)
 		return;
 	ASSERT_EQ(int80(NR_I386_OPENAT, t.dfd, (long)path, O_RDONLY),
 		  -ENOTCAPABLE, "restricted: refused");
+	/* Refused before the walk leaves: no probe of the names outside. */
+	strcpy(path, "../outside");
+	ASSERT_EQ(int80(NR_I386_OPENAT, t.dfd, (long)path, O_RDONLY),
+		  -ENOTCAPABLE, "an existing name outside");
+	strcpy(path, "../missing");
+	ASSERT_EQ(int80(NR_I386_OPENAT, t.dfd, (long)path, O_RDONLY),
+		  -ENOTCAPABLE, "a missing name outside: the same");
 }

@@ -418,3 +418,27 @@ SELFTEST(walk_limited_dirfd_never_steps_outside)
 {
 	walk_all(WALK_LIMITED);
 }
+
+/*
+ * A limited dirfd without CAP_LOOKUP looks up no name at all, beneath
+ * it neither: an existing and a missing name answer alike. With the
+ * descriptor itself as the object (AT_EMPTY_PATH), no name is looked up
+ * and its own rights decide.
+ */
+SELFTEST(walk_needs_cap_lookup_before_any_name)
+{
+	struct walk_tree t;
+	struct stat st;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(copy_busybox(), "busybox") ||
+	    !ASSERT_TRUE(make_walk_tree(&t), "tree"))
+		return;
+	unlink(busybox);
+	if (!ASSERT_OK(fixture_limit_all_but(t.dfd, CAP_LOOKUP), "limit"))
+		return;
+	ASSERT_ERRNO(fstatat(t.dfd, "f", &st, 0), ENOTCAPABLE, "existing");
+	ASSERT_ERRNO(fstatat(t.dfd, "missing", &st, 0), ENOTCAPABLE, "missing");
+	ASSERT_ERRNO(fstatat(t.dfd, "sub/g", &st, 0), ENOTCAPABLE, "deeper");
+	ASSERT_OK(fstatat(t.dfd, "", &st, AT_EMPTY_PATH),
+		  "the descriptor itself");
+}
