@@ -18,7 +18,6 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 /*
@@ -105,22 +104,6 @@ static int do_readlinkat(int dfd, const char *path)
 	return readlinkat(dfd, path, buf, sizeof(buf)) < 0 ? -1 : 0;
 }
 
-/* execveat of busybox's `true` in a child; the child's errno comes back. */
-static int do_execveat(int dfd, const char *path)
-{
-	char *argv[] = { "true", NULL }, *envp[] = { NULL };
-	pid_t pid = fork();
-	int status;
-
-	if (pid == 0) {
-		syscall(SYS_execveat, dfd, path, argv, envp, 0);
-		_exit(errno);
-	}
-	status = selftest_wait(pid);
-	errno = status;
-	return status ? -1 : 0;
-}
-
 SELFTEST(beneath_lookups_stay_beneath)
 {
 	struct tree t;
@@ -194,7 +177,7 @@ SELFTEST(beneath_lookups_stay_beneath)
 		     "fchownat");
 	ASSERT_ERRNO(utimensat(t.dfd, "../outside", NULL, 0), ENOTCAPABLE,
 		     "utimensat");
-	ASSERT_ERRNO(do_execveat(t.dfd, "/bin/true"), ENOTCAPABLE,
+	ASSERT_ERRNO(fixture_execveat_true(t.dfd, "/bin/true"), ENOTCAPABLE,
 		     "execveat of an absolute path");
 
 	/* O_PATH runs no open hook: the escaped descriptor has no rights. */

@@ -129,24 +129,6 @@ static void form_prefix(char *buf, size_t len, const char *top,
 	}
 }
 
-/* execveat in a grandchild; its errno (0: it ran true) as the result. */
-static int walk_execveat(int dfd, const char *path)
-{
-	char *argv[] = { "true", NULL }, *envp[] = { NULL };
-	pid_t pid = fork();
-	int status;
-
-	if (pid == 0) {
-		syscall(SYS_execveat, dfd, path, argv, envp, 0);
-		_exit(errno);
-	}
-	status = selftest_wait(pid);
-	if (status < 0)
-		return -1;
-	errno = status;
-	return status ? -1 : 0;
-}
-
 static int walk_open(int dfd, const char *path, int flags)
 {
 	int fd = openat(dfd, path, flags, 0600);
@@ -278,7 +260,7 @@ static int w_futimesat(int dfd, const char *p)
 static int w_execveat(int dfd, const char *p)
 {
 	WALK_PATH("prog");
-	return walk_execveat(dfd, path);
+	return fixture_execveat_true(dfd, path);
 }
 
 static const struct walk_op walk_ops[] = {
