@@ -424,3 +424,29 @@ SELFTEST(walk_needs_cap_lookup_before_any_name)
 	ASSERT_OK(fstatat(t.dfd, "", &st, AT_EMPTY_PATH),
 		  "the descriptor itself");
 }
+
+/*
+ * faccessat through a limited dirfd outside capability mode (which
+ * refuses the call): its access check sees only an inode, but the walk
+ * to it is confined like every other.
+ */
+SELFTEST(walk_faccessat_limited_never_steps_outside)
+{
+	struct walk_tree t;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(copy_busybox(), "busybox") ||
+	    !ASSERT_TRUE(make_walk_tree(&t), "tree"))
+		return;
+	unlink(busybox);
+	if (!ASSERT_OK(fixture_limit_all_but(t.dfd, CAP_FCHFLAGS), "limit"))
+		return;
+	ASSERT_ERRNO(faccessat(t.dfd, "../o/f", F_OK, 0), ENOTCAPABLE,
+		     "an existing name outside");
+	ASSERT_ERRNO(faccessat(t.dfd, "../e/f", F_OK, 0), ENOTCAPABLE,
+		     "a missing name outside");
+	ASSERT_ERRNO(faccessat(t.dfd, "../nodir/f", F_OK, 0), ENOTCAPABLE,
+		     "a missing directory outside");
+	ASSERT_ERRNO(faccessat(t.dfd, "../o/../d/f", F_OK, 0), ENOTCAPABLE,
+		     "out and back");
+	ASSERT_OK(faccessat(t.dfd, "sub/../f", F_OK, 0), ".. beneath");
+}
