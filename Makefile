@@ -52,6 +52,11 @@ TEST_OBJS := $(patsubst %.c,$(O)/%.o,$(TEST_SRCS))
 
 LIBCAPSICUM_A := $(O)/libcapsicum.a
 LIBCAPSICUM_SO := $(O)/libcapsicum.so.0
+# libcasper (casper/): its own library, as on FreeBSD, over libcapsicum.
+CASPER_SRCS := $(wildcard casper/*.c)
+CASPER_OBJS := $(patsubst %.c,$(O)/%.o,$(CASPER_SRCS))
+LIBCASPER_A := $(O)/libcasper.a
+LIBCASPER_SO := $(O)/libcasper.so.0
 SELFTESTS := $(O)/selftests/capsicum_selftests
 UNIT_TESTS := $(O)/tests/unit_tests
 CAPSICUMD := $(O)/daemon/capsicumd
@@ -75,6 +80,9 @@ INITRAMFS := $(O)/vm/initramfs.cpio
 STAGE := $(abspath $(O))/stage
 STAGE_STAMP := $(O)/stage.stamp
 CAPH_CAT := $(O)/selftests/programs/caph_cat
+# The libcasper programs, built the same way, run by selftests/test_casper.c.
+CASPER_PROGRAMS := $(addprefix $(O)/selftests/programs/,fa_wc fa_head net_client pwd_lookup \
+	syslog_msg)
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 # BPF objects are inputs of the skeletons; keep them for inspection.
@@ -82,8 +90,9 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 .PHONY: all deps test test-unit selftest run vmlinux clean bench bpf-headers \
 	install uninstall test-install installables deb kernel
-all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(SKELS) $(CAPSICUMD) $(CAPCTL) $(SELFTESTS) \
-	$(UNIT_TESTS) $(CAPH_CAT) $(INITRAMFS)
+all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(LIBCASPER_A) $(LIBCASPER_SO) $(SKELS) \
+	$(CAPSICUMD) $(CAPCTL) $(SELFTESTS) $(UNIT_TESTS) $(CAPH_CAT) $(CASPER_PROGRAMS) \
+	$(INITRAMFS)
 
 deps:
 	O=$(abspath $(O)) scripts/deps.sh
@@ -102,12 +111,27 @@ $(LIBCAPSICUM_SO): $(LIB_OBJS) lib/libcapsicum.map
 		-Wl,--version-script=lib/libcapsicum.map -o $@ $(LIB_OBJS)
 	ln -sf libcapsicum.so.0 $(O)/libcapsicum.so
 
+# --- libcasper ----------------------------------------------------------------
+$(O)/casper/%.o: casper/%.c | $(O)/casper
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+$(LIBCASPER_A): $(CASPER_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBCASPER_SO): $(CASPER_OBJS) casper/libcasper.map $(LIBCAPSICUM_SO)
+	$(CC) -shared -Wl,-soname,libcasper.so.0 \
+		-Wl,--version-script=casper/libcasper.map -o $@ $(CASPER_OBJS) \
+		-L$(O) -lcapsicum
+	ln -sf libcasper.so.0 $(O)/libcasper.so
+
 # --- make install / uninstall ----------------------------------------------
 # The headers a program of ours needs: FreeBSD's, the ABI <sys/capsicum.h>
 # includes, and the rights-name extension. pins.h and fdtable_iter.h are
 # the daemon's business and stay out.
 PUBLIC_HEADERS := sys/capsicum.h sys/procdesc.h capsicum_helpers.h \
-	capsicum/abi.h capsicum/rights_names.h
+	capsicum/abi.h capsicum/rights_names.h linux/capsicum.h libcasper.h \
+	casper/cap_fileargs.h casper/cap_net.h casper/cap_pwd.h casper/cap_grp.h \
+	casper/cap_syslog.h casper/cap_dns.h
 MAN3 := $(wildcard doc/man/*.3)
 MAN8 := $(wildcard doc/man/*.8)
 
@@ -115,7 +139,8 @@ MAN8 := $(wildcard doc/man/*.8)
 # The .pc file, the unit and the init script name the directories of this
 # installation, so they are written here, never built ahead.
 define install_to
-	install -d $(1)$(INCLUDEDIR)/sys $(1)$(INCLUDEDIR)/capsicum $(1)$(LIBDIR) \
+	install -d $(1)$(INCLUDEDIR)/sys $(1)$(INCLUDEDIR)/capsicum \
+		$(1)$(INCLUDEDIR)/casper $(1)$(INCLUDEDIR)/linux $(1)$(LIBDIR) \
 		$(1)$(PKGCONFIGDIR) $(1)$(BINDIR) $(1)$(SBINDIR) $(1)$(MANDIR)/man3 \
 		$(1)$(MANDIR)/man8 $(1)$(SYSTEMDUNITDIR) $(1)$(INITDIR)
 	for h in $(PUBLIC_HEADERS); do install -m 0644 include/$$h $(1)$(INCLUDEDIR)/$$h || exit 1; done
@@ -126,6 +151,13 @@ define install_to
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		lib/libcapsicum.pc.in >$(1)$(PKGCONFIGDIR)/libcapsicum.pc
 	chmod 0644 $(1)$(PKGCONFIGDIR)/libcapsicum.pc
+	install -m 0755 $(LIBCASPER_SO) $(1)$(LIBDIR)/libcasper.so.0
+	ln -sf libcasper.so.0 $(1)$(LIBDIR)/libcasper.so
+	install -m 0644 $(LIBCASPER_A) $(1)$(LIBDIR)/libcasper.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		casper/libcasper.pc.in >$(1)$(PKGCONFIGDIR)/libcasper.pc
+	chmod 0644 $(1)$(PKGCONFIGDIR)/libcasper.pc
 	install -m 0755 $(CAPCTL) $(1)$(BINDIR)/capctl
 	install -m 0755 $(CAPSICUMD) $(1)$(SBINDIR)/capsicumd
 	install -m 0644 $(MAN3) $(1)$(MANDIR)/man3
@@ -145,16 +177,20 @@ define uninstall_from
 	rm -f $(addprefix $(1)$(INCLUDEDIR)/,$(PUBLIC_HEADERS)) \
 		$(1)$(LIBDIR)/libcapsicum.so.0 $(1)$(LIBDIR)/libcapsicum.so \
 		$(1)$(LIBDIR)/libcapsicum.a $(1)$(PKGCONFIGDIR)/libcapsicum.pc \
+		$(1)$(LIBDIR)/libcasper.so.0 $(1)$(LIBDIR)/libcasper.so \
+		$(1)$(LIBDIR)/libcasper.a $(1)$(PKGCONFIGDIR)/libcasper.pc \
 		$(1)$(BINDIR)/capctl $(1)$(SBINDIR)/capsicumd \
 		$(addprefix $(1)$(MANDIR)/man3/,$(notdir $(MAN3))) \
 		$(addprefix $(1)$(MANDIR)/man8/,$(notdir $(MAN8))) \
 		$(1)$(SYSTEMDUNITDIR)/capsicumd.service $(1)$(INITDIR)/capsicumd
 	scripts/man-links.sh $(MAN3) | while read -r alias page; do \
 		rm -f $(1)$(MANDIR)/man3/$$alias; done
-	-rmdir $(1)$(INCLUDEDIR)/capsicum $(1)$(INCLUDEDIR)/sys 2>/dev/null
+	-rmdir $(1)$(INCLUDEDIR)/capsicum $(1)$(INCLUDEDIR)/casper \
+		$(1)$(INCLUDEDIR)/linux $(1)$(INCLUDEDIR)/sys 2>/dev/null
 endef
 
 INSTALL_INPUTS := $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) lib/libcapsicum.pc.in $(CAPCTL) \
+	$(LIBCASPER_A) $(LIBCASPER_SO) casper/libcasper.pc.in \
 	$(CAPSICUMD) $(addprefix include/,$(PUBLIC_HEADERS)) $(MAN3) $(MAN8) \
 	daemon/capsicumd.service daemon/capsicumd.init scripts/man-links.sh
 
@@ -180,13 +216,23 @@ $(CAPH_CAT): selftests/programs/caph_cat.c $(STAGE_STAMP) | $(O)/selftests/progr
 	flags=$$($(STAGE_PKG_CONFIG) --cflags --libs libcapsicum) && \
 		$(CC) -std=gnu11 -O2 $(WARN) $(REPRO) -o $@ $< $$flags
 
+$(CASPER_PROGRAMS): $(O)/selftests/programs/%: selftests/programs/%.c $(STAGE_STAMP) \
+		| $(O)/selftests/programs
+	flags=$$($(STAGE_PKG_CONFIG) --cflags --libs libcasper) && \
+		$(CC) -std=gnu11 -O2 $(WARN) $(REPRO) -o $@ $< $$flags
+
 # Installs are complete and reversible, man pages render cleanly, the
 # shared library exports the headers' functions and nothing else, and the
 # installed headers also build in strict ISO C and as C++.
-test-install: $(STAGE_STAMP) $(CAPH_CAT)
-	scripts/check-exports.sh $(STAGE)$(LIBDIR)/libcapsicum.so.0 $(STAGE)$(INCLUDEDIR)
+test-install: $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS)
+	scripts/check-exports.sh $(STAGE)$(INCLUDEDIR) $(STAGE)$(LIBDIR)/libcapsicum.so.0 \
+		$(STAGE)$(LIBDIR)/libcasper.so.0
 	printf '%s\n' '#include <capsicum_helpers.h>' '#include <sys/procdesc.h>' \
-		'#include <capsicum/rights_names.h>' \
+		'#include <capsicum/rights_names.h>' '#include <libcasper.h>' \
+		'#include <casper/cap_fileargs.h>' '#include <casper/cap_net.h>' \
+		'#include <casper/cap_pwd.h>' '#include <casper/cap_grp.h>' \
+		'#include <casper/cap_syslog.h>' '#include <casper/cap_dns.h>' \
+		'#include <linux/capsicum.h>' \
 		'int main(void) { caph_cache_tzdata(); return caph_enter(); }' \
 		>$(O)/strict_headers.c
 	flags=$$($(STAGE_PKG_CONFIG) --cflags libcapsicum) && \
@@ -239,9 +285,9 @@ $(RIGHTS_TABLE): tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv | $(O
 	mv $@.tmp $@
 
 $(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
-	$(CC) $(CFLAGS) -I$(O)/tests -Icli -Idaemon -Iselftests -c $< -o $@
+	$(CC) $(CFLAGS) -I$(O)/tests -Icli -Idaemon -Iselftests -Icasper -c $< -o $@
 
-$(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCAPSICUM_A)
+$(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCASPER_A) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lcriterion
 
 # The matrix check runs `capsicum_selftests --list` on the host, so every
@@ -275,12 +321,14 @@ $(CAPINFO): selftests/vm/capinfo.c $(LIBCAPSICUM_A) | $(O)/selftests/vm
 # file lets the tests check caph_cache_tzdata() with a real zone.
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		$(RUNAS) $(WAITER) $(CAPINFO) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
-		selftests/vm/demo.sh $(STAGE_STAMP) $(CAPH_CAT) | $(O)/vm
+		selftests/vm/demo.sh $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS) | $(O)/vm
 	selftests/vm/mkinitramfs.sh $@ -t daemon/capsicumd.init:/etc/init.d/capsicumd \
 		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
 		-t $(CAPINFO):/bin/capinfo \
 		-t $(STAGE)$(LIBDIR)/libcapsicum.so.0:$(LIBDIR)/libcapsicum.so.0 \
+		-t $(STAGE)$(LIBDIR)/libcasper.so.0:$(LIBDIR)/libcasper.so.0 \
 		-t $(CAPH_CAT):/usr/libexec/capsicum/caph_cat \
+		$(foreach p,$(CASPER_PROGRAMS),-t $(p):/usr/libexec/capsicum/$(notdir $(p))) \
 		-t /usr/share/zoneinfo/Europe/Berlin:/usr/share/zoneinfo/Europe/Berlin \
 		$(SELFTESTS) $(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL)
 
@@ -332,7 +380,7 @@ run: $(INITRAMFS)
 	O=$(abspath $(O)) selftests/vm/run-vm.sh --kernel $(KERNEL) --daemon \
 		--root-only --timeout $(VM_TIMEOUT) -- sh /usr/share/capsicum/demo.sh
 
-test: all bpf-headers test-install kernel
+test: all bpf-headers test-install deb kernel
 	$(UNIT_TESTS) --jobs 2
 	O=$(abspath $(O)) VM_TIMEOUT=$(VM_TIMEOUT) selftests/vm/matrix.sh $(KERNELS)
 
@@ -346,7 +394,7 @@ vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
 $(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm \
-		$(O)/bench $(O)/selftests/programs:
+		$(O)/bench $(O)/selftests/programs $(O)/casper:
 	mkdir -p $@
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.
@@ -354,5 +402,5 @@ clean:
 	[ ! -d $(O) ] || find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
 		-exec rm -rf {} +
 
--include $(LIB_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
+-include $(LIB_OBJS:.o=.d) $(CASPER_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
 	$(SELFTEST_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d)

@@ -406,6 +406,36 @@ static __always_inline int op_get(struct file *file, int fd,
 	return status_ok();
 }
 
+/*
+ * CAPSICUM_ANSWER_BITS of this thread's answer from req->answer_bit on
+ * (bytes past its end read as 0), as a status: libcapsicum reads an
+ * answer this way, needing no descriptor (include/capsicum/abi.h).
+ */
+static __always_inline int op_answer(const struct capsicum_req *req)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct capsicum_answer *a = bpf_map_lookup_elem(&answers, &tid);
+	__u64 bit = req->answer_bit;
+	const __u8 *q;
+	__u32 byte, base, v;
+
+	if (!a || a->nonce != req->nonce)
+		return -ENOENT; /* none, or another call's: ask again */
+	if (bit >= sizeof(*a) * 8)
+		return -ERANGE;
+	/*
+	 * 11 bits from any bit offset lie in three bytes. Near the end the
+	 * three are the last ones, and the shift drops what lies before.
+	 */
+	byte = (__u32)(bit >> 3);
+	base = byte < sizeof(*a) - 3 ? byte : sizeof(*a) - 3;
+	q = (const __u8 *)a + base;
+	v = (__u32)q[0] | (__u32)q[1] << 8 | (__u32)q[2] << 16;
+	v >>= (byte - base) * 8 + (bit & 7);
+	v &= (1U << CAPSICUM_ANSWER_BITS) - 1;
+	return -(int)(CAPSICUM_STATUS_ANSWER + v);
+}
+
 /* Watched pidfd files (pdfork without PD_DAEMON) -> their child. */
 struct pd_file {
 	__u64 pid; /* the child's struct pid: it stays across exec */
@@ -531,7 +561,7 @@ static __always_inline bool fd_request(struct file *file, unsigned int cmd,
 	    req.magic != CAPSICUM_REQ_MAGIC)
 		return false;
 	if (req.version != CAPSICUM_ABI_VERSION) {
-		*status = -EINVAL;
+		*status = -EPROTO;
 		return true;
 	}
 	fd = (int)syscall_arg(0);
@@ -557,7 +587,7 @@ static __always_inline bool fd_request(struct file *file, unsigned int cmd,
 		*status = op_pd_watch(file, fd);
 		break;
 	default:
-		*status = -EINVAL;
+		*status = -EOPNOTSUPP;
 	}
 	return true;
 }
@@ -573,12 +603,16 @@ int BPF_PROG(capsicum_prctl, int option, unsigned long arg2, unsigned long arg3,
 		return 0;
 	if (bpf_probe_read_user(&req, sizeof(req), (const void *)arg2))
 		return -EFAULT;
-	if (req.magic != CAPSICUM_REQ_MAGIC ||
-	    req.version != CAPSICUM_ABI_VERSION)
-		return -EINVAL;
+	if (req.magic != CAPSICUM_REQ_MAGIC)
+		return -EINVAL; /* not ours: what the kernel would say */
+	/* Never EINVAL: libcapsicum takes that for "not loaded". */
+	if (req.version != CAPSICUM_ABI_VERSION)
+		return -EPROTO;
 	switch (req.op) {
 	case CAPSICUM_OP_PING:
 		return status_ok();
+	case CAPSICUM_OP_ANSWER:
+		return op_answer(&req);
 	case CAPSICUM_OP_GETMODE:
 		p = current_proc();
 		return p && (p->flags & CAPSICUM_PROC_CAPMODE)
@@ -597,7 +631,7 @@ int BPF_PROG(capsicum_prctl, int option, unsigned long arg2, unsigned long arg3,
 		proc_set_flag(p, CAPSICUM_PROC_CAPMODE);
 		return status_ok();
 	default:
-		return -EINVAL;
+		return -EOPNOTSUPP;
 	}
 }
 

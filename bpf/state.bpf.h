@@ -18,14 +18,18 @@
 #define FMODE_WRITE 0x2
 
 /* vmlinux.h has no macros; these are the kernel's errno values. */
-#define EPERM  1
-#define ESRCH  3
-#define EBADF  9
-#define EBUSY  16
-#define ENOMEM 12
-#define EFAULT 14
-#define EINVAL 22
-#define EDQUOT 122
+#define EPERM	   1
+#define ENOENT	   2
+#define ESRCH	   3
+#define EBADF	   9
+#define EBUSY	   16
+#define ENOMEM	   12
+#define EFAULT	   14
+#define EINVAL	   22
+#define ERANGE	   34
+#define EPROTO	   71
+#define EOPNOTSUPP 95
+#define EDQUOT	   122
 
 /*
  * Default capacity of the tables, shared by every process (doc/design.md);

@@ -330,7 +330,7 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 		const char *path;
 		mode_t mode;
 	} maps[] = {
-		{ skel->maps.answers, CAPSICUM_PIN_ANSWERS, 0444 },
+		{ skel->maps.answers, CAPSICUM_PIN_ANSWERS, 0400 },
 		{ skel->maps.cap_procs, CAPSICUM_PIN_PROCS, 0400 },
 		{ skel->maps.cap_fds, CAPSICUM_PIN_FDS, 0400 },
 		{ skel->maps.cap_floors, CAPSICUM_PIN_FLOORS, 0400 },

@@ -119,9 +119,9 @@ static inline int caph_enter(void)
 /*
  * FreeBSD's enters capability mode only when libcasper is real: its
  * fallback (CASPER_SUPPORT 0) runs the services in-process, which
- * capability mode would break. No <libcasper.h> defines CASPER_SUPPORT
- * here yet, so this is caph_enter(); a fallback libcasper that defines it
- * as 0 gets FreeBSD's no-op.
+ * capability mode would break. This project's <libcasper.h> is real and
+ * defines it as 1, so this is caph_enter(); a fallback libcasper that
+ * defines it as 0 gets FreeBSD's no-op.
  */
 static inline int caph_enter_casper(void)
 {

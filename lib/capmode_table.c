@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <linux/bpf.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
 #include <sys/ioctl.h>
@@ -106,10 +105,6 @@ static const uint32_t prctl_ok[] = {
 static const uint32_t socket_domain_no[] = { AF_NETLINK, AF_PACKET };
 static const uint32_t socket_type_no[] = { SOCK_RAW, SOCK_PACKET };
 #define SOCK_TYPE_MASK 0xf
-
-/* The control plane reads its answers map; after exec it checks the map. */
-static const uint32_t bpf_ok[] = { BPF_MAP_LOOKUP_ELEM,
-				   BPF_OBJ_GET_INFO_BY_FD };
 
 #define ROW(n, v, w)                                                           \
 	{                                                                      \
@@ -562,10 +557,7 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	ALLOW(getrandom, "FreeBSD: getrandom"),
 	ALLOW(memfd_create, "FreeBSD: shm_open(SHM_ANON), memfd_create"),
 	DENY(kexec_file_load, P_PRIV),
-	IF(bpf, "cmd is BPF_MAP_LOOKUP_ELEM or BPF_OBJ_GET_INFO_BY_FD",
-	   "control plane answers map, opened before entry (and checked "
-	   "after an exec)",
-	   ONE_OF(0, bpf_ok)),
+	DENY(bpf, "Linux only; the control plane needs no BPF descriptor"),
 	IF(execveat, C_DIRFD, "FreeBSD: fexecve (AT_EMPTY_PATH); BPF checks",
 	   DIRFD(0)),
 	DENY(userfaultfd, "Linux only; a kernel-exploit primitive"),

@@ -2,17 +2,15 @@
 /*
  * The syscall-level half of libcapsicum on stock kernels: each call is a
  * request to the BPF side over fcntl(fd, F_GETFD, &req) or prctl(), and
- * answers that do not fit a status are read from the pinned answers map.
- * Protocol: include/capsicum/abi.h. Without the BPF side, every call fails
- * with ENOSYS.
+ * answers that do not fit a status are read back through statuses too, so
+ * no call needs a descriptor of its own. Protocol: include/capsicum/abi.h.
+ * Without the BPF side, every call fails with ENOSYS; with it, never.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/bpf.h>
 #include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -65,7 +63,11 @@ static int proc_request(__u32 op)
 	req_init(&req, op);
 	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
 	    errno == EINVAL) {
-		/* The kernel's own answer to an unknown prctl option. */
+		/*
+		 * The kernel's own answer to an unknown prctl option: the BPF
+		 * side never answers EINVAL (EPROTO, EOPNOTSUPP for requests
+		 * it does not know), so this is "not loaded" and only that.
+		 */
 		errno = ENOSYS;
 		return -1;
 	}
@@ -79,117 +81,105 @@ static int proc_request(__u32 op)
 }
 
 /*
- * The answers map, opened read-only once per process. In capability mode
- * the pin cannot be opened any more, so cap_enter() opens it first.
+ * One piece of this thread's answer to the GET tagged `nonce`: its
+ * CAPSICUM_ANSWER_BITS bits from `bit` on, or -1 with errno (EAGAIN: the
+ * answer is gone, e.g. a signal handler asked in between).
  */
-static atomic_int answers_fd = -1;
-
-/* Where cap_enter() leaves the map's descriptor for programs it execs. */
-#define ANSWERS_FD_ENV "CAPSICUM_ANSWERS_FD"
-
-/*
- * After an execve in capability mode the pin cannot be opened: the
- * descriptor cap_enter() kept open across exec serves, if it still is a
- * map (a lookup of a key nobody uses answers ENOENT).
- */
-static int inherited_answers_map(void)
+static int answer_piece(__u64 nonce, size_t bit)
 {
-	const char *env = getenv(ANSWERS_FD_ENV);
-	struct capsicum_answer a;
-	struct bpf_map_info info;
-	union bpf_attr attr;
-	__u32 key = 0;
-	char *end;
-	long fd;
+	struct capsicum_req req;
+	int saved = errno, e;
 
-	if (!env || (fd = strtol(env, &end, 10)) < 0 || *end || fd > 1 << 20)
-		goto unloaded;
-	/* Its shape first: a lookup writes value_size bytes into a. */
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = (__u32)fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) ||
-	    info.type != BPF_MAP_TYPE_HASH || info.key_size != sizeof(key) ||
-	    info.value_size != sizeof(a) || strcmp(info.name, "answers"))
-		goto unloaded;
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = (__u32)fd;
-	attr.key = (__u64)(unsigned long)&key;
-	attr.value = (__u64)(unsigned long)&a;
-	if (syscall(__NR_bpf, BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr)) == 0 ||
-	    errno == ENOENT) {
-		/* ENOENT here is success: the caller restores its errno. */
-		atomic_store(&answers_fd, (int)fd);
-		return (int)fd;
-	}
-unloaded:
-	errno = ENOSYS;
-	return -1;
-}
-
-static int answers_map(void)
-{
-	union bpf_attr attr;
-	int fd = atomic_load(&answers_fd), expected = -1, saved = errno;
-
-	if (fd >= 0)
-		return fd;
-	memset(&attr, 0, sizeof(attr));
-	attr.pathname = (__u64)(unsigned long)CAPSICUM_PIN_ANSWERS;
-	attr.file_flags = BPF_F_RDONLY;
-	fd = (int)syscall(__NR_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
-	if (fd < 0 && errno == ECAPMODE) {
-		fd = inherited_answers_map();
-		if (fd >= 0)
-			errno = saved; /* the ECAPMODE was expected */
-		return fd;
-	}
-	if (fd < 0) {
+	req_init(&req, CAPSICUM_OP_ANSWER);
+	req.nonce = nonce;
+	req.answer_bit = bit;
+	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
+	    errno == EINVAL || errno == EOPNOTSUPP) {
+		/* Unloaded in between, or programs without this op. */
 		errno = ENOSYS;
 		return -1;
 	}
-	/* Move it out of the low numbers programs expect to own. */
-	int high = fcntl(fd, F_DUPFD_CLOEXEC, 100);
-	close(fd);
-	if (high < 0)
-		return -1;
-	if (!atomic_compare_exchange_strong(&answers_fd, &expected, high)) {
-		close(high);
-		return expected;
+	e = errno;
+	if (e >= CAPSICUM_STATUS_ANSWER &&
+	    e < CAPSICUM_STATUS_ANSWER + (1 << CAPSICUM_ANSWER_BITS)) {
+		errno = saved;
+		return e - CAPSICUM_STATUS_ANSWER;
 	}
-	return high;
+	errno = e == ENOENT ? EAGAIN : e;
+	return -1;
 }
+
+/* Bytes [off, off + len) of the answer into dst, a piece at a time. */
+static int answer_read(__u64 nonce, size_t off, void *dst, size_t len)
+{
+	unsigned char *out = dst;
+	size_t first = off * 8, end = (off + len) * 8;
+
+	memset(dst, 0, len);
+	for (size_t bit = first; bit < end; bit += CAPSICUM_ANSWER_BITS) {
+		int v = answer_piece(nonce, bit);
+
+		if (v < 0)
+			return -1;
+		for (size_t i = 0; i < CAPSICUM_ANSWER_BITS && bit + i < end;
+		     i++)
+			if (v >> i & 1)
+				out[(bit + i - first) / 8] |=
+					(unsigned char)(1U << ((bit + i) % 8));
+	}
+	return 0;
+}
+
+#define READ_FIELD(nonce, a, field)                                            \
+	answer_read((nonce), offsetof(struct capsicum_answer, field),          \
+		    &(a)->field, sizeof((a)->field))
 
 static _Thread_local __u64 nonce_counter;
 
-/* Asks for fd's rights and reads the answer left for this thread. */
-int capsicum_fd_query(int fd, struct capsicum_answer *a)
+/* One GET and the reading of the parts asked for. */
+static int fd_query_once(int fd, struct capsicum_answer *a, unsigned parts)
 {
 	struct capsicum_req req;
-	union bpf_attr attr;
-	__u32 tid = (__u32)gettid();
-	int map = answers_map();
 
-	if (map < 0)
-		return -1;
 	req_init(&req, CAPSICUM_OP_GET);
 	/* Unique per thread and call, so a stale answer is never taken. */
-	req.nonce = ((__u64)tid << 32) ^ ++nonce_counter ^
+	req.nonce = ((__u64)gettid() << 32) ^ ++nonce_counter ^
 		    (__u64)(unsigned long)&req;
 	if (fd_request(fd, &req))
 		return -1;
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = (__u32)map;
-	attr.key = (__u64)(unsigned long)&tid;
-	attr.value = (__u64)(unsigned long)a;
-	if (syscall(__NR_bpf, BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr)) ||
-	    a->nonce != req.nonce) {
-		errno = EIO;
+	if ((parts & CAPSICUM_QUERY_RIGHTS) && READ_FIELD(req.nonce, a, rights))
 		return -1;
+	if ((parts & CAPSICUM_QUERY_FCNTLS) && READ_FIELD(req.nonce, a, fcntls))
+		return -1;
+	if ((parts & CAPSICUM_QUERY_PID) && READ_FIELD(req.nonce, a, pid))
+		return -1;
+	if (parts & CAPSICUM_QUERY_IOCTLS) {
+		if (READ_FIELD(req.nonce, a, nioctls))
+			return -1;
+		if (a->nioctls > 0 && a->nioctls <= CAP_IOCTLS_MAX &&
+		    answer_read(req.nonce,
+				offsetof(struct capsicum_answer, ioctls),
+				a->ioctls,
+				(size_t)a->nioctls * sizeof(a->ioctls[0])))
+			return -1;
 	}
 	return 0;
+}
+
+/*
+ * Asks for fd's rights. A handler of a signal taken in between may have
+ * asked too, replacing this thread's answer: then the query starts over.
+ */
+int capsicum_fd_query(int fd, struct capsicum_answer *a, unsigned parts)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		if (fd_query_once(fd, a, parts) == 0)
+			return 0;
+		if (errno != EAGAIN)
+			return -1;
+	}
+	errno = EIO;
+	return -1;
 }
 
 int capsicum_pd_child(void)
@@ -227,7 +217,7 @@ int __cap_rights_get(int version, int fd, cap_rights_t *rights)
 		errno = EINVAL;
 		return -1;
 	}
-	if (capsicum_fd_query(fd, &a))
+	if (capsicum_fd_query(fd, &a, CAPSICUM_QUERY_RIGHTS))
 		return -1;
 	rights->cr_rights[0] = a.rights[0];
 	rights->cr_rights[1] = a.rights[1];
@@ -255,7 +245,7 @@ int cap_fcntls_get(int fd, uint32_t *fcntlrightsp)
 		errno = EINVAL;
 		return -1;
 	}
-	if (capsicum_fd_query(fd, &a))
+	if (capsicum_fd_query(fd, &a, CAPSICUM_QUERY_FCNTLS))
 		return -1;
 	*fcntlrightsp = a.fcntls;
 	return 0;
@@ -282,7 +272,7 @@ ssize_t cap_ioctls_get(int fd, cap_ioctl_t *cmds, size_t maxcmds)
 	struct capsicum_answer a;
 	size_t n;
 
-	if (capsicum_fd_query(fd, &a))
+	if (capsicum_fd_query(fd, &a, CAPSICUM_QUERY_IOCTLS))
 		return -1;
 	if (a.nioctls < 0)
 		return CAP_IOCTLS_ALL;
@@ -302,20 +292,14 @@ static atomic_bool capmode_filter_installed;
 /*
  * The BPF side's flag first, then the seccomp filter: if the filter then
  * fails, the process is already refused every lookup outside its
- * descriptors, never the other way round. The answers map is opened
- * before: capability mode forbids opening its pin.
+ * descriptors, never the other way round. Neither needs a descriptor, a
+ * path or a privilege, so no limit, chroot() or setuid() before can make
+ * this fail open (doc/capmode.md).
  */
 int cap_enter(void)
 {
-	char env[16];
-	int saved = errno, map = answers_map();
+	int saved = errno;
 
-	if (map < 0)
-		return -1;
-	/* Kept across exec, named in the environment (see above). */
-	snprintf(env, sizeof(env), "%d", map);
-	if (fcntl(map, F_SETFD, 0) || setenv(ANSWERS_FD_ENV, env, 1))
-		return -1;
 	if (proc_request(CAPSICUM_OP_ENTER) < 0)
 		return -1;
 	if (!atomic_load(&capmode_filter_installed)) {
@@ -324,7 +308,7 @@ int cap_enter(void)
 			return -1;
 		atomic_store(&capmode_filter_installed, true);
 	}
-	errno = saved; /* setenv and the filter's setup may have set it */
+	errno = saved; /* the filter's setup may have set it */
 	return 0;
 }
 

@@ -5,8 +5,17 @@
 
 #include <capsicum/abi.h>
 
-/* What the BPF side says of fd. 0, or -1 with errno (ENOSYS: unloaded). */
-int capsicum_fd_query(int fd, struct capsicum_answer *a);
+/* The parts of a struct capsicum_answer a query reads back. */
+#define CAPSICUM_QUERY_RIGHTS (1U << 0)
+#define CAPSICUM_QUERY_FCNTLS (1U << 1)
+#define CAPSICUM_QUERY_IOCTLS (1U << 2) /* nioctls, and ioctls[] if a list */
+#define CAPSICUM_QUERY_PID    (1U << 3)
+
+/*
+ * What the BPF side says of fd: the parts asked for (the rest of *a is
+ * left as it was). 0, or -1 with errno (ENOSYS: unloaded, and only then).
+ */
+int capsicum_fd_query(int fd, struct capsicum_answer *a, unsigned parts);
 
 /* pdfork's halves of "closing the descriptor kills the child". */
 int capsicum_pd_child(void);

@@ -119,7 +119,8 @@ int pdgetpid(int fd, pid_t *pidp)
 		errno = EFAULT;
 		return -1;
 	}
-	if (capsicum_fd_query(fd, &a)) {
+	if (capsicum_fd_query(fd, &a,
+			      CAPSICUM_QUERY_RIGHTS | CAPSICUM_QUERY_PID)) {
 		if (errno != ENOSYS || fdinfo_pid(fd, pidp))
 			return -1;
 		errno = saved;
@@ -175,7 +176,8 @@ pid_t pdwait4(int fd, int *status, int options, struct rusage *rusage)
 		return -1;
 	}
 	/* No hook sees waitid's descriptor: the right is checked here. */
-	if (capsicum_fd_query(fd, &a) == 0) {
+	if (capsicum_fd_query(
+		    fd, &a, CAPSICUM_QUERY_RIGHTS | CAPSICUM_QUERY_PID) == 0) {
 		if (a.pid == 0) {
 			errno = EBADF;
 			return -1;

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Checks that a shared libcapsicum exports exactly the functions its
-# installed headers declare: nothing internal leaks out (a program could
+# Checks that the shared libraries (libcapsicum, libcasper) export, between
+# them, exactly the functions their installed headers declare: nothing internal leaks out (a program could
 # come to depend on it) and nothing public is missing (a program that
 # builds would not link). The declarations come from the compiler itself
 # (gcc -aux-info over every header), not from grepping C.
 #
-# usage: check-exports.sh LIB.so INCLUDEDIR
+# usage: check-exports.sh INCLUDEDIR LIB.so...
 set -euo pipefail
 
-lib=${1:?usage: check-exports.sh LIB.so INCLUDEDIR}
-inc=${2:?usage: check-exports.sh LIB.so INCLUDEDIR}
+inc=${1:?usage: check-exports.sh INCLUDEDIR LIB.so...}
+shift
+[ $# -gt 0 ] || { echo "usage: check-exports.sh INCLUDEDIR LIB.so..." >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -24,7 +25,7 @@ gcc -std=gnu11 -I"$inc" -fsyntax-only -aux-info "$tmp/aux" "$tmp/all.c"
 grep -F "/* $inc/" "$tmp/aux" | grep -F ' */ extern ' |
 	sed -E 's/ \(.*//; s/.*[ *]//' | grep -Ev "$libc_redeclared" |
 	sort -u >"$tmp/declared"
-nm -D --defined-only "$lib" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' |
+for lib in "$@"; do nm -D --defined-only "$lib"; done | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' |
 	sort -u >"$tmp/exported"
 
 if [ ! -s "$tmp/declared" ]; then
@@ -32,7 +33,8 @@ if [ ! -s "$tmp/declared" ]; then
 	exit 1
 fi
 if ! diff -u --label declared --label exported "$tmp/declared" "$tmp/exported"; then
-	echo "check-exports: $lib and the headers in $inc disagree (- declared only, + exported only)" >&2
+	echo "check-exports: $* and the headers in $inc disagree (- declared only, + exported only)" >&2
 	exit 1
 fi
-echo "check-exports: $(wc -l <"$tmp/exported") functions exported, all declared in $inc"
+echo "check-exports: $(wc -l <"$tmp/exported") functions exported by $#" \
+	"libraries, all declared in $inc"

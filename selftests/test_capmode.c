@@ -390,7 +390,7 @@ SELFTEST(capmode_refuses_a_script_interpreter)
 
 /*
  * A program exec'd in capability mode still reaches the control plane:
- * cap_enter() left the answers map open across exec for it.
+ * the control plane needs no descriptor to be handed down.
  */
 SELFTEST(capmode_exec_keeps_the_control_plane)
 {

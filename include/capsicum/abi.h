@@ -238,11 +238,17 @@
  * The programs recognise a request by its magic and version, and answer
  * with a negative status: -CAPSICUM_STATUS_OK (or _OK_CAPMODE) for success,
  * -errno for failure. Without the programs, F_GETFD succeeds and the private
- * prctl option fails with EINVAL; libcapsicum turns both into ENOSYS.
- * Results that do not fit a status (cap_rights_get and friends) are left in
- * the answers map, keyed by thread id, which any process may read through
- * its read-only pin (CAPSICUM_PIN_ANSWERS); the request's nonce tells a
- * caller that the answer is its own.
+ * prctl option fails with EINVAL; libcapsicum turns both into ENOSYS, and
+ * nothing else: a request of a newer library that these programs do not
+ * know fails with EOPNOTSUPP, one of another ABI version with EPROTO.
+ *
+ * Results that do not fit a status (cap_rights_get and friends) are kept
+ * by the BPF side per thread (CAPSICUM_OP_GET, tagged with the request's
+ * nonce) and read back CAPSICUM_ANSWER_BITS at a time through statuses
+ * (CAPSICUM_OP_ANSWER). So no call needs a descriptor of its own: none can
+ * fail for want of a free descriptor, after chroot(), in capability mode
+ * or after closefrom() (doc/capmode.md, "The control plane needs no
+ * descriptor").
  */
 #define CAPSICUM_PRCTL_OPTION 0x43415053 /* "CAPS" */
 #define CAPSICUM_REQ_MAGIC    0x4341505349435231ULL
@@ -251,6 +257,12 @@
 /* Success statuses: inside the errno range, far from any real errno. */
 #define CAPSICUM_STATUS_OK	   4000
 #define CAPSICUM_STATUS_OK_CAPMODE 4001
+/*
+ * CAPSICUM_OP_ANSWER's status: CAPSICUM_STATUS_ANSWER + the bits asked for
+ * (2048..4095, the top of the errno range a syscall can return).
+ */
+#define CAPSICUM_STATUS_ANSWER 2048
+#define CAPSICUM_ANSWER_BITS   11
 
 enum capsicum_op {
 	CAPSICUM_OP_PING = 1,	      /* prctl: is the BPF side loaded? */
@@ -262,20 +274,28 @@ enum capsicum_op {
 	CAPSICUM_OP_GETMODE = 7,      /* prctl: status tells the mode */
 	CAPSICUM_OP_PD_CHILD = 8,     /* prctl: a pdfork child, see below */
 	CAPSICUM_OP_PD_WATCH = 9,     /* fcntl: closing this pidfd kills */
+	CAPSICUM_OP_ANSWER = 10,      /* prctl: bits of this thread's answer */
 };
 
 struct capsicum_req {
 	__u64 magic;
 	__u32 version;
 	__u32 op;
-	__u64 nonce;	 /* echoed in the answer */
-	__u64 rights[2]; /* LIMIT_RIGHTS */
-	__u32 fcntls;	 /* LIMIT_FCNTLS */
-	__s32 nioctls;	 /* LIMIT_IOCTLS: count, or -1 for all */
-	__u64 ioctls;	 /* LIMIT_IOCTLS: user pointer to __u64[nioctls] */
+	__u64 nonce; /* echoed in the answer; ANSWER: the GET's */
+	union {
+		__u64 rights[2]; /* LIMIT_RIGHTS */
+		/*
+		 * ANSWER: the first bit to read, counted from the start of
+		 * struct capsicum_answer, bit i of byte k being bit 8k + i.
+		 */
+		__u64 answer_bit;
+	};
+	__u32 fcntls;  /* LIMIT_FCNTLS */
+	__s32 nioctls; /* LIMIT_IOCTLS: count, or -1 for all */
+	__u64 ioctls;  /* LIMIT_IOCTLS: user pointer to __u64[nioctls] */
 };
 
-/* Value of the answers map (key: __u32 thread id). */
+/* A thread's answer, as CAPSICUM_OP_ANSWER reads it back. */
 struct capsicum_answer {
 	__u64 nonce;
 	__u64 rights[2];

@@ -10,7 +10,7 @@
 
 #include <capsicum/abi.h>
 
-/* Read-only (0400 root) pins for capctl; answers stays 0444 for everyone. */
+/* Read-only (0400 root) pins for capctl, as answers (abi.h) is. */
 #define CAPSICUM_PIN_VERSION CAPSICUM_PIN_DIR "/version"
 #define CAPSICUM_PIN_PROCS   CAPSICUM_PIN_DIR "/cap_procs"
 #define CAPSICUM_PIN_FDS     CAPSICUM_PIN_DIR "/cap_fds"
