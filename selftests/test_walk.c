@@ -401,6 +401,18 @@ SELFTEST(walk_limited_dirfd_never_steps_outside)
 	walk_all(WALK_LIMITED);
 }
 
+/* A fresh tree whose dirfd holds every right but `dropped`. */
+static bool limited_walk_tree(struct walk_tree *t, uint64_t dropped)
+{
+	bool ok;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(copy_busybox(), "busybox"))
+		return false;
+	ok = ASSERT_TRUE(make_walk_tree(t), "tree");
+	unlink(busybox);
+	return ok && ASSERT_OK(fixture_limit_all_but(t->dfd, dropped), "limit");
+}
+
 /*
  * A limited dirfd without CAP_LOOKUP looks up no name at all, beneath
  * it neither: an existing and a missing name answer alike. With the
@@ -412,11 +424,7 @@ SELFTEST(walk_needs_cap_lookup_before_any_name)
 	struct walk_tree t;
 	struct stat st;
 
-	if (!fixture_loaded() || !ASSERT_TRUE(copy_busybox(), "busybox") ||
-	    !ASSERT_TRUE(make_walk_tree(&t), "tree"))
-		return;
-	unlink(busybox);
-	if (!ASSERT_OK(fixture_limit_all_but(t.dfd, CAP_LOOKUP), "limit"))
+	if (!limited_walk_tree(&t, CAP_LOOKUP))
 		return;
 	ASSERT_ERRNO(fstatat(t.dfd, "f", &st, 0), ENOTCAPABLE, "existing");
 	ASSERT_ERRNO(fstatat(t.dfd, "missing", &st, 0), ENOTCAPABLE, "missing");
@@ -434,11 +442,7 @@ SELFTEST(walk_faccessat_limited_never_steps_outside)
 {
 	struct walk_tree t;
 
-	if (!fixture_loaded() || !ASSERT_TRUE(copy_busybox(), "busybox") ||
-	    !ASSERT_TRUE(make_walk_tree(&t), "tree"))
-		return;
-	unlink(busybox);
-	if (!ASSERT_OK(fixture_limit_all_but(t.dfd, CAP_FCHFLAGS), "limit"))
+	if (!limited_walk_tree(&t, CAP_FCHFLAGS))
 		return;
 	ASSERT_ERRNO(faccessat(t.dfd, "../o/f", F_OK, 0), ENOTCAPABLE,
 		     "an existing name outside");
