@@ -107,7 +107,8 @@ static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,
  * CAP_LOOKUP) are the final object's, which the hooks above check. A
  * check outside a walk (nd NULL) is no lookup. A walk from the working
  * directory (AT_FDCWD, also the kernel's own walks, nested in another
- * or not) is left to the hooks above: capability mode refuses it there.
+ * or not) is left to the hooks above, which refuse a process's own in
+ * capability mode.
  */
 static __noinline int walk_check(struct inode *inode, int mask)
 {
