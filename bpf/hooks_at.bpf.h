@@ -18,7 +18,10 @@
 #include "control.bpf.h"
 #include "syscalls_at.bpf.h"
 
-#define PIDFS_MAGIC 0x50494446
+#define PIDFS_MAGIC   0x50494446
+#define MAY_EXEC      0x1
+#define MAY_NOT_BLOCK 0x80
+#define S_IFDIR	      0040000
 
 static __always_inline int deny(__u32 error, int fd, __u64 need,
 				const struct held *h)
@@ -82,6 +85,71 @@ static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,
 	struct held h;
 
 	return at_check_held(p, l, dentry, mnt, &h);
+}
+
+/*
+ * Every step of a path walk: before the kernel looks a name up in a
+ * directory, may_lookup() asks inode_permission(dir, MAY_EXEC), in RCU
+ * walk too, and the walk's struct nameidata (current->nameidata) says
+ * which walk it is: nd->path is the directory about to be searched and
+ * nd->dfd the descriptor the walk started from. A walk from a restricted
+ * dirfd (every dirfd in capability mode, or one with limited rights)
+ * must search only directories at or beneath it, and needs the dirfd's
+ * CAP_LOOKUP: so no name outside is ever looked up, and the errno is
+ * ENOTCAPABLE whether it exists or not. An absolute path or symlink
+ * starts its search at the root (outside); `..` moves up without a
+ * search, so the next name's search is refused, and a path that ends
+ * above (`..` last) meets the final-object check of the hooks above.
+ *
+ * Only a search counts: MAY_EXEC alone on a directory. Other checks
+ * made while nd is set (may_open of the object, a create or O_TMPFILE in
+ * the parent, execveat(fd, "", AT_EMPTY_PATH) of a descriptor without
+ * CAP_LOOKUP) are the final object's, which the hooks above check. A
+ * check outside a walk (nd NULL) is no lookup. A walk from the working
+ * directory (AT_FDCWD, also the kernel's own walks, nested in another
+ * or not) is left to the hooks above, which refuse a process's own in
+ * capability mode.
+ */
+static __noinline int walk_check(struct inode *inode, int mask)
+{
+	struct nameidata *nd;
+	struct capsicum_proc *p;
+	struct file *dir;
+	struct held h;
+	int dfd;
+
+	if ((mask & ~MAY_NOT_BLOCK) != MAY_EXEC ||
+	    (inode->i_mode & S_IFMT) != S_IFDIR)
+		return 0;
+	nd = bpf_get_current_task_btf()->nameidata;
+	if (!nd)
+		return 0;
+	p = current_proc();
+	if (!p || (!in_capmode(p) && !table_limited(p)))
+		return 0;
+	dfd = nd->dfd;
+	if (dfd == AT_FDCWD)
+		return 0;
+	dir = fd_file(dfd);
+	if (!dir) /* closed while the walk ran: fail closed */
+		return deny(ENOTCAPABLE, dfd, CAP_LOOKUP, NULL);
+	held_rights(p, dir, dfd, &h);
+	if (!h.limited && !in_capmode(p))
+		return 0;
+	if (h.limited && !rights_contain(h.rights, CAP_LOOKUP, 0))
+		return deny(ENOTCAPABLE, dfd, CAP_LOOKUP, &h);
+	if (!beneath(nd->path.dentry, nd->path.mnt, dir))
+		return deny(ENOTCAPABLE, dfd, CAP_LOOKUP, &h);
+	return 0;
+}
+
+/* (struct inode *inode, int mask), read past the gate (CTX_ARG). */
+SEC("lsm/inode_permission")
+int capsicum_inode_permission(unsigned long long *ctx)
+{
+	if (no_capsicum_state())
+		return 0;
+	return walk_check(CTX_ARG(struct inode *, 0), CTX_ARG(int, 1));
 }
 
 /*

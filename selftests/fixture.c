@@ -18,6 +18,7 @@
 #include <sys/capsicum.h>
 #include <sys/procdesc.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -169,6 +170,21 @@ int fixture_pdchild_close_release(struct fixture_pdchild *c, pid_t pid)
 	    waitpid(pid, &status, __WALL) != pid)
 		return -1;
 	return status;
+}
+
+int fixture_execveat_true(int dfd, const char *path)
+{
+	char *argv[] = { "true", NULL }, *envp[] = { NULL };
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		syscall(SYS_execveat, dfd, path, argv, envp, 0);
+		_exit(errno);
+	}
+	status = selftest_wait(pid);
+	errno = status < 0 ? ECHILD : status;
+	return status ? -1 : 0;
 }
 
 int fixture_limit_all_but(int fd, uint64_t right)

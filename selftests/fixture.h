@@ -55,6 +55,11 @@ pid_t fixture_pdfork_piped(struct fixture_pdchild *c, int flags);
  * and reaps it by pid: its wait status, or -1.
  */
 int fixture_pdchild_close_release(struct fixture_pdchild *c, pid_t pid);
+/*
+ * execveat(dfd, path) of a busybox as `true`, in a child: 0 if it ran
+ * and exited 0, else -1 with the child's errno (ECHILD: no status).
+ */
+int fixture_execveat_true(int dfd, const char *path);
 /* Limits fd to every right except the bits of `right` (CAP_* value). */
 int fixture_limit_all_but(int fd, uint64_t right);
 

@@ -204,6 +204,8 @@ SELFTEST(uring_limited_table_refuses_path_requests)
 		  "OPENAT through it");
 	ASSERT_EQ(ring_openat(&u, b.dfd, "../outside", O_RDONLY), -ENOTCAPABLE,
 		  "OPENAT of .. out of it");
+	ASSERT_EQ(ring_openat(&u, b.dfd, "../missing", O_RDONLY), -ENOTCAPABLE,
+		  "a missing name out of it: the same, no probe");
 	ASSERT_EQ(ring_openat(&u, b.dfd, "f", O_RDWR), -ENOTCAPABLE,
 		  "OPENAT(O_RDWR) without CAP_WRITE");
 	ASSERT_EQ(ring_statx(&u, b.dfd, "f"), -ENOTCAPABLE, "STATX");
