@@ -251,6 +251,11 @@ static void ps_and_status_show(pid_t pid)
 		ASSERT_TRUE(strstr(out, "\"loaded\":true,\"same_build\":true"),
 			    "status: loaded, this build");
 		ASSERT_TRUE(strstr(out, want), "status names the daemon");
+		ASSERT_TRUE(selftest_is_root() ==
+				    (strstr(out, "\"counters\":") != NULL),
+			    selftest_is_root()
+				    ? "root's status has the counters"
+				    : "a user's status has no counters");
 		ASSERT_TRUE(strstr(out, fixture_patched_kernel()
 						? "\"mode\":\"patched\""
 						: "\"mode\":\"stock\""),
@@ -1105,6 +1110,15 @@ SELFTEST(daemon_query_socket_survives_bad_input)
 	if (ASSERT_OK(fd, "connect") &&
 	    ASSERT_EQ(send(fd, "CPQ", 3, MSG_NOSIGNAL), 3, "a short request"))
 		close(fd); /* and gone before the rest */
+	/* An idle connection is closed at its deadline. */
+	fd = query_connect();
+	if (ASSERT_OK(fd, "connect")) {
+		char c;
+
+		ASSERT_TRUE(readable(fd) && recv(fd, &c, 1, 0) == 0,
+			    "an idle connection is closed by the daemon");
+		close(fd);
+	}
 	/* Idle connections: past the bound, the daemon answers EBUSY. */
 	n = 0;
 	for (int i = 0; i < (int)(sizeof(flood) / sizeof(flood[0])); i++) {
