@@ -88,45 +88,42 @@ static int answer_error(const struct query_answer_head *h, pid_t pid)
 	}
 }
 
-int ask_daemon(enum query_op op, pid_t pid, struct query_answer_head *head,
-	       void **rec, size_t *len)
+int ask_open(enum query_op op, pid_t pid, struct query_answer_head *head,
+	     int *out)
 {
 	struct query_req req = { .magic = QUERY_MAGIC, .op = op, .pid = pid };
-	size_t max = sizeof(*head) + QUERY_ANSWER_MAX;
-	char *buf = malloc(max);
-	ssize_t n;
-	int fd;
+	struct pollfd p = { .events = POLLIN };
+	ssize_t n = -1;
+	int fd = connect_daemon();
 
-	*rec = NULL;
-	*len = 0;
-	if (!buf)
-		return CAPCTL_EXIT_ERROR;
-	fd = connect_daemon();
 	if (fd < 0) {
 		fprintf(stderr,
-			"capctl: the pinned state is root's, and capsicumd, "
-			"which answers users, cannot be asked (%s: %s)\n",
+			"capctl: the pinned state and the audit log are "
+			"root's, and capsicumd, which answers users, cannot be "
+			"asked (%s: %s)\n",
 			CAPSICUMD_QUERY_SOCK, strerror(errno));
-		free(buf);
 		return CAPCTL_EXIT_DENIED;
 	}
-	if (write(fd, &req, sizeof(req)) != sizeof(req) ||
-	    (n = read_answer(fd, buf, max)) < 0) {
+	p.fd = fd;
+	if (write(fd, &req, sizeof(req)) == sizeof(req)) {
+		if (poll(&p, 1, ASK_TIMEOUT_MS) == 1)
+			n = recv(fd, head, sizeof(*head), MSG_WAITALL);
+		else
+			errno = ETIMEDOUT;
+	}
+	if (n < 0) {
 		fprintf(stderr, "capctl: asking capsicumd: %s\n",
 			strerror(errno));
 		close(fd);
-		free(buf);
 		return CAPCTL_EXIT_ERROR;
 	}
-	close(fd);
-	if ((size_t)n < sizeof(*head) ||
-	    (memcpy(head, buf, sizeof(*head)), head->magic != QUERY_MAGIC)) {
+	if (n != sizeof(*head) || head->magic != QUERY_MAGIC) {
 		fprintf(stderr, "capctl: capsicumd's answer is malformed\n");
-		free(buf);
+		close(fd);
 		return CAPCTL_EXIT_ERROR;
 	}
 	if (head->error) {
-		free(buf);
+		close(fd);
 		return answer_error(head, pid);
 	}
 	if (head->flags & QUERY_TRUNCATED)
@@ -134,8 +131,31 @@ int ask_daemon(enum query_op op, pid_t pid, struct query_answer_head *head,
 			"capctl: the answer is cut at %u records "
 			"(capsicumd's bound)\n",
 			head->count);
-	*len = (size_t)n - sizeof(*head);
-	memmove(buf, buf + sizeof(*head), *len);
+	*out = fd;
+	return CAPCTL_EXIT_OK;
+}
+
+int ask_daemon(enum query_op op, pid_t pid, struct query_answer_head *head,
+	       void **rec, size_t *len)
+{
+	char *buf;
+	ssize_t n;
+	int fd, ret = ask_open(op, pid, head, &fd);
+
+	*rec = NULL;
+	*len = 0;
+	if (ret)
+		return ret;
+	buf = malloc(QUERY_ANSWER_MAX);
+	n = buf ? read_answer(fd, buf, QUERY_ANSWER_MAX) : -1;
+	close(fd);
+	if (n < 0) {
+		fprintf(stderr, "capctl: asking capsicumd: %s\n",
+			strerror(errno));
+		free(buf);
+		return CAPCTL_EXIT_ERROR;
+	}
 	*rec = buf;
+	*len = (size_t)n;
 	return CAPCTL_EXIT_OK;
 }

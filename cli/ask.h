@@ -16,4 +16,11 @@
 int ask_daemon(enum query_op op, pid_t pid, struct query_answer_head *head,
 	       void **rec, size_t *len);
 
+/*
+ * The same, up to the answer's head: 0 with the connection in *fd, its
+ * records to read; or a capctl exit code with a message.
+ */
+int ask_open(enum query_op op, pid_t pid, struct query_answer_head *head,
+	     int *fd);
+
 #endif

@@ -337,11 +337,13 @@ static int serve(const struct options *o)
 		return err == -EPERM ? EXIT_DENIED : EXIT_ERROR;
 	}
 	/* Not fatal: root's capctl reads the pins without it. */
-	err = query_open(&q, CAPSICUMD_QUERY_SOCK);
+	err = query_open(&q, CAPSICUMD_QUERY_SOCK, o->audit_path);
 	if (err)
 		log_msg(LOG_WARNING, "query",
 			"no query socket %s: %s; users' capctl cannot ask",
 			CAPSICUMD_QUERY_SOCK, strerror(-err));
+	d.tap = query_denial;
+	d.tap_ctx = &q;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);

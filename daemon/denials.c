@@ -44,6 +44,8 @@ static int on_record(void *ctx, void *data, size_t size)
 		fputs(line, d->audit);
 		fflush(d->audit);
 	}
+	if (d->tap)
+		d->tap(d->tap_ctx, &rec);
 	summarise(d);
 	if (!ratelimit_allow(&d->rl, now_ns())) {
 		d->suppressed++;

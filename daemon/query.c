@@ -17,6 +17,8 @@ int query_req_check(const void *buf, size_t len, struct query_req *out)
 	switch (out->op) {
 	case QUERY_PS:
 	case QUERY_STATUS:
+	case QUERY_AUDIT:
+	case QUERY_AUDIT_FOLLOW:
 		return out->pid ? EINVAL : 0;
 	case QUERY_FDS:
 		return out->pid > 0 ? 0 : EINVAL;
@@ -63,6 +65,13 @@ bool query_may_see(unsigned int peer_uid, unsigned int peer_gid,
 		if (uids[i] != peer_uid || gids[i] != peer_gid)
 			return false;
 	return status_owner == peer_uid;
+}
+
+bool query_may_see_denial(unsigned int peer_uid,
+			  const struct capsicum_denial *d)
+{
+	return peer_uid == 0 ||
+	       (d->uid == peer_uid && d->uid != CAPSICUM_DENIAL_NO_UID);
 }
 
 int query_next_fd(const void *buf, size_t len, size_t *pos, struct query_fd *fd,

@@ -24,7 +24,14 @@ enum query_op {
 	QUERY_PS = 1,	  /* records: struct query_proc */
 	QUERY_FDS = 2,	  /* struct query_fds, then its records */
 	QUERY_STATUS = 3, /* one struct query_status */
+	/* records: struct capsicum_denial, the newest of the audit log */
+	QUERY_AUDIT = 4,
+	/* the same, then each new denial as it comes, until either closes */
+	QUERY_AUDIT_FOLLOW = 5,
 };
+
+/* How much of the audit log's end an audit query reads. */
+#define QUERY_AUDIT_SCAN (4u << 20)
 
 struct query_req {
 	__u32 magic;
@@ -93,6 +100,10 @@ int query_status_ids(const char *text, unsigned int uids[4],
 bool query_may_see(unsigned int peer_uid, unsigned int peer_gid,
 		   const unsigned int uids[4], const unsigned int gids[4],
 		   unsigned int status_owner);
+
+/* Root sees every denial; a user those of tasks of their real uid. */
+bool query_may_see_denial(unsigned int peer_uid,
+			  const struct capsicum_denial *d);
 
 /*
  * The answer to a QUERY_FDS in buf, walked: *fds set; the next record in

@@ -9,6 +9,7 @@
 #include "query_server.h"
 
 #include "args.h"
+#include "audit_line.h"
 #include "commands.h"
 #include "state.h"
 
@@ -16,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +241,55 @@ static void answer_status(struct abuf *b)
 		head(b)->count = 1;
 }
 
+/*
+ * The newest denials of the audit log the peer may see, from its last
+ * QUERY_AUDIT_SCAN bytes, as many as fit in an answer.
+ */
+static void answer_audit(const struct query_server *q,
+			 const struct query_client *c, struct abuf *b)
+{
+	const size_t room =
+		(QUERY_ANSWER_MAX - b->len) / sizeof(struct capsicum_denial);
+	struct capsicum_denial *ring = NULL;
+	size_t n = 0, seen = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	struct stat st;
+	FILE *f;
+
+	if (!q->audit_path || !(f = fopen(q->audit_path, "re")))
+		return; /* no log: no denials */
+	ring = calloc(room, sizeof(*ring));
+	if (!ring) {
+		fclose(f);
+		head(b)->error = ENOMEM;
+		return;
+	}
+	if (!fstat(fileno(f), &st) && st.st_size > QUERY_AUDIT_SCAN) {
+		fseeko(f, st.st_size - QUERY_AUDIT_SCAN, SEEK_SET);
+		if (getline(&line, &cap, f) < 0) /* a partial line */
+			clearerr(f);
+		b->full = true;
+	}
+	for (ssize_t len; (len = getline(&line, &cap, f)) > 0;) {
+		struct capsicum_denial d;
+
+		if (line[len - 1] != '\n' || audit_line_parse(line, &d) ||
+		    !query_may_see_denial(c->uid, &d))
+			continue;
+		ring[seen++ % room] = d;
+	}
+	free(line);
+	fclose(f);
+	n = seen < room ? seen : room;
+	if (seen > room)
+		b->full = true;
+	for (size_t i = seen - n; i < seen; i++)
+		put(b, &ring[i % room], sizeof(*ring));
+	head(b)->count = (__u32)n;
+	free(ring);
+}
+
 static void client_close(struct query_client *c)
 {
 	close(c->fd);
@@ -272,6 +323,11 @@ static void answer(struct query_server *q, struct query_client *c)
 		case QUERY_FDS:
 			answer_fds(c, req.pid, &b);
 			break;
+		case QUERY_AUDIT:
+		case QUERY_AUDIT_FOLLOW:
+			c->follow = req.op == QUERY_AUDIT_FOLLOW;
+			answer_audit(q, c, &b);
+			break;
 		default:
 			answer_status(&b);
 			break;
@@ -282,15 +338,20 @@ static void answer(struct query_server *q, struct query_client *c)
 	if (head(&b)->error) {
 		head(&b)->count = 0;
 		b.len = sizeof(h);
+		c->follow = false;
 	}
-	shutdown(c->fd, SHUT_RD);
+	if (!c->follow)
+		shutdown(c->fd, SHUT_RD);
+	else
+		c->deadline.tv_sec = INT64_MAX / 2; /* until either closes */
 	c->out = b.p;
 	c->outlen = b.len;
+	c->outcap = b.cap;
 	c->outoff = 0;
 	q->answered++;
 }
 
-int query_open(struct query_server *q, const char *path)
+int query_open(struct query_server *q, const char *path, const char *audit_path)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	mode_t old;
@@ -301,6 +362,7 @@ int query_open(struct query_server *q, const char *path)
 		q->c[i].fd = -1;
 	q->listen_fd = -1;
 	q->path = path;
+	q->audit_path = audit_path;
 	if (strlen(path) >= sizeof(a.sun_path))
 		return -ENAMETOOLONG;
 	strcpy(a.sun_path, path);
@@ -344,8 +406,12 @@ int query_pollfds(struct query_server *q, struct pollfd *p)
 			continue;
 		}
 		q->slot[n - 1] = i;
-		p[n++] = (struct pollfd){ .fd = c->fd,
-					  .events = c->out ? POLLOUT : POLLIN };
+		/* A follower with nothing to send waits for its hangup. */
+		p[n++] = (struct pollfd){
+			.fd = c->fd,
+			.events = c->out && c->outoff < c->outlen ? POLLOUT
+								  : POLLIN
+		};
 	}
 	q->nslots = n - 1;
 	return n;
@@ -420,6 +486,12 @@ static void client_io(struct query_server *q, struct query_client *c,
 			answer(q, c);
 		return;
 	}
+	if (c->outoff == c->outlen) {
+		/* A follower: input, EOF or an error ends it. */
+		if (revents)
+			client_close(c);
+		return;
+	}
 	if (!(revents & (POLLOUT | POLLHUP | POLLERR)))
 		return;
 	n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff,
@@ -431,8 +503,50 @@ static void client_io(struct query_server *q, struct query_client *c,
 		return;
 	}
 	c->outoff += (size_t)n;
-	if (c->outoff == c->outlen)
+	if (c->outoff == c->outlen && !c->follow)
 		client_close(c);
+}
+
+/* Queues d for c; false if c is too far behind. */
+static bool follower_put(struct query_client *c,
+			 const struct capsicum_denial *d)
+{
+	size_t pending = c->outlen - c->outoff;
+
+	if (pending + sizeof(*d) > QUERY_FOLLOW_BACKLOG + QUERY_ANSWER_MAX)
+		return false;
+	if (c->outoff) {
+		memmove(c->out, c->out + c->outoff, pending);
+		c->outoff = 0;
+		c->outlen = pending;
+	}
+	if (c->outlen + sizeof(*d) > c->outcap) {
+		size_t cap = c->outlen + sizeof(*d) + 4096;
+		char *more = realloc(c->out, cap);
+
+		if (!more)
+			return false;
+		c->out = more;
+		c->outcap = cap;
+	}
+	memcpy(c->out + c->outlen, d, sizeof(*d));
+	c->outlen += sizeof(*d);
+	return true;
+}
+
+void query_denial(void *qp, const struct capsicum_denial *d)
+{
+	struct query_server *q = qp;
+
+	for (int i = 0; i < QUERY_MAX_CLIENTS; i++) {
+		struct query_client *c = &q->c[i];
+
+		if (c->fd < 0 || !c->follow || !c->out ||
+		    !query_may_see_denial(c->uid, d))
+			continue;
+		if (!follower_put(c, d))
+			client_close(c); /* a follower that does not read */
+	}
 }
 
 void query_serve(struct query_server *q, const struct pollfd *p, int n)

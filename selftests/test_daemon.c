@@ -1159,3 +1159,36 @@ SELFTEST(daemon_query_socket_survives_bad_input)
 	if (fd >= 0)
 		close(fd);
 }
+
+/*
+ * capctl audit as a user shows the denials of the user's processes, from
+ * the log and as they come (--follow), and none of another user's; root
+ * sees all. Each uid's pass is denied under its own comm, root's first
+ * (run-vm.sh), so the user's pass can look for root's.
+ */
+SELFTEST(daemon_capctl_audit_shows_a_user_only_their_denials)
+{
+	static char out[1 << 20];
+	char comm[16], want[64];
+	bool root = selftest_is_root();
+	pid_t pid;
+
+	need_daemon_any_user();
+	snprintf(comm, sizeof(comm), "cap-own-%u", (unsigned int)getuid());
+	pid = denied_child(comm);
+	if (pid <= 0)
+		return;
+	ASSERT_EQ(audit_wait(pid, comm, 1), 1,
+		  "capctl audit --follow shows the user's denial");
+	if (!ASSERT_EQ(capctl3("--json", "audit", NULL, out, sizeof(out)), 0,
+		       "capctl --json audit"))
+		return;
+	snprintf(want, sizeof(want), "\"pid\":%d,", pid);
+	ASSERT_TRUE(strstr(out, want) != NULL, "the log has the denial");
+	if (!root) {
+		ASSERT_TRUE(!strstr(out, "\"comm\":\"cap-own-0\""),
+			    "a user sees no denial of root's");
+		ASSERT_TRUE(!strstr(out, "\"comm\":\"cap-audit-test\""),
+			    "nor of root's other tests");
+	}
+}

@@ -4,6 +4,7 @@
  * check, the /proc/PID/status ids, the visibility rule and the walk of an
  * fds answer, on good and hostile input.
  */
+#include "audit_line.h"
 #include "query.h"
 
 #include <criterion/criterion.h>
@@ -40,7 +41,7 @@ Test(query, requests_are_checked_whole)
 		     "ps takes no pid");
 	r = req(0, 0);
 	cr_expect_eq(query_req_check(&r, sizeof(r), &out), EOPNOTSUPP);
-	r = req(QUERY_STATUS + 1, 0);
+	r = req(QUERY_AUDIT_FOLLOW + 1, 0);
 	cr_expect_eq(query_req_check(&r, sizeof(r), &out), EOPNOTSUPP);
 	r = req(QUERY_PS, 0);
 	r.magic ^= 1;
@@ -123,4 +124,49 @@ Test(query, an_fds_answer_is_walked_within_bounds)
 	memcpy(buf, &a, sizeof(a));
 	pos = 0;
 	cr_expect_eq(query_next_fd(buf, sizeof(buf), &pos, &q, got), -1);
+}
+
+Test(query, a_user_sees_only_their_denials)
+{
+	struct capsicum_denial d = { .pid = 5, .uid = 1000 };
+
+	cr_expect(query_may_see_denial(1000, &d));
+	cr_expect_not(query_may_see_denial(1001, &d));
+	cr_expect(query_may_see_denial(0, &d), "root sees all");
+	d.uid = CAPSICUM_DENIAL_NO_UID;
+	cr_expect_not(query_may_see_denial(1000, &d),
+		      "a line without uid= is root's only");
+	cr_expect_not(query_may_see_denial(CAPSICUM_DENIAL_NO_UID, &d));
+	cr_expect(query_may_see_denial(0, &d));
+}
+
+/* The audit line carries the uid a user's denials are found by. */
+Test(query, audit_lines_carry_the_uid)
+{
+	struct capsicum_denial d = { .pid = 7, .uid = 1000, .comm = "x" }, back;
+	char line[512];
+
+	audit_line_format(&d, line, sizeof(line));
+	cr_expect(strstr(line, " uid=1000 comm=x\n"), "%s", line);
+	cr_assert_eq(audit_line_parse(line, &back), 0);
+	cr_expect_eq(back.uid, 1000);
+	cr_assert_eq(audit_line_parse("v1 time=1 pid=2 tid=2 fd=3 syscall=0 "
+				      "hook=1 error=93 needed=0x1,0x2 "
+				      "held=0x0,0x0 comm=old\n",
+				      &back),
+		     0, "a line of an earlier build");
+	cr_expect_eq(back.uid, CAPSICUM_DENIAL_NO_UID);
+	d.uid = CAPSICUM_DENIAL_NO_UID;
+	audit_line_format(&d, line, sizeof(line));
+	cr_expect(!strstr(line, "uid="), "no uid is written as none: %s", line);
+	cr_expect_eq(audit_line_parse("v1 time=1 pid=2 tid=2 fd=3 syscall=0 "
+				      "hook=1 error=93 needed=0x1,0x2 "
+				      "held=0x0,0x0 uid=x comm=old\n",
+				      &back),
+		     -1, "a uid that is no number");
+	cr_expect_eq(audit_line_parse("v1 time=1 pid=2 tid=2 fd=3 syscall=0 "
+				      "hook=1 error=93 needed=0x1,0x2 "
+				      "held=0x0,0x0 uid=4294967295 comm=old\n",
+				      &back),
+		     -1, "the no-uid value written out");
 }
