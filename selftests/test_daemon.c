@@ -1203,7 +1203,14 @@ SELFTEST(daemon_capctl_audit_shows_a_user_only_their_denials)
 		return;
 	snprintf(want, sizeof(want), "\"pid\":%d,", pid);
 	ASSERT_TRUE(strstr(out, want) != NULL, "the log has the denial");
-	if (!root) {
+	if (root) {
+		struct stat st;
+
+		ASSERT_TRUE(!stat(AUDIT, &st) && (st.st_mode & 0777) == 0600,
+			    "the audit log is root's only (0600)");
+	} else {
+		ASSERT_ERRNO(open(AUDIT, O_RDONLY), EACCES,
+			     "a user cannot open the audit log");
 		ASSERT_TRUE(!strstr(out, "\"comm\":\"cap-own-0\""),
 			    "a user sees no denial of root's");
 		ASSERT_TRUE(!strstr(out, "\"comm\":\"cap-audit-test\""),
