@@ -66,10 +66,10 @@ CLI_SRCS := $(wildcard cli/*.c)
 CLI_OBJS := $(patsubst %.c,$(O)/%.o,$(CLI_SRCS))
 CAPCTL := $(O)/cli/capctl
 # What capctl shares with capsicumd: the audit line, the counters, the hash.
-CAPCTL_DAEMON_OBJS := $(addprefix $(O)/daemon/,audit_line.o counters.o load.o)
+CAPCTL_DAEMON_OBJS := $(addprefix $(O)/daemon/,audit_line.o counters.o load.o query.o)
 # Logic the host unit tests exercise without BPF.
 UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o resolve.o) \
-	$(addprefix $(O)/daemon/,audit_line.o log.o ratelimit.o notify.o) \
+	$(addprefix $(O)/daemon/,audit_line.o log.o ratelimit.o notify.o query.o) \
 	$(O)/selftests/run_child.o
 RUNAS := $(O)/selftests/vm/runas
 WAITER := $(O)/selftests/vm/waiter
@@ -267,9 +267,11 @@ $(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o
 
 # --- capsicumd ---------------------------------------------------------------
 $(O)/daemon/%.o: daemon/%.c | $(O)/daemon $(SKELS)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) -Idaemon -Icli -c $< -o $@
 
-$(CAPSICUMD): $(DAEMON_OBJS) $(LIBCAPSICUM_A)
+# The query socket answers with capctl's own reading of the pins.
+CAPSICUMD_CLI_OBJS := $(addprefix $(O)/cli/,state.o resolve.o args.o sysfiles.o)
+$(CAPSICUMD): $(DAEMON_OBJS) $(CAPSICUMD_CLI_OBJS) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz
 
 # --- capctl -------------------------------------------------------------------
@@ -307,6 +309,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 30
 FUZZ_PARSE := $(O)/tests/fuzz/fuzz_parse
 FUZZ_PARSE_SRCS := tests/fuzz/fuzz_parse.c cli/args.c cli/json.c \
+	cli/state.c cli/resolve.c cli/sysfiles.c \
 	$(filter-out daemon/capsicumd.c,$(DAEMON_SRCS)) $(LIB_SRCS)
 FUZZ_CASPER := $(O)/tests/fuzz/fuzz_casper_msg
 FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(REPRO) -Iinclude -I$(O)/bpf -Icli -Idaemon \

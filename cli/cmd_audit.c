@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "audit_line.h"
+#include "ask.h"
 #include "commands.h"
 #include "fmt.h"
 #include "json.h"
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 static void print_denial(const struct capctl_args *a,
@@ -131,6 +133,39 @@ static int follow(const struct capctl_args *a, FILE *f)
 	return CAPCTL_EXIT_ERROR;
 }
 
+/*
+ * A user's: capsicumd sends the denials of the user's processes, then,
+ * with --follow, each new one as it comes.
+ */
+static int audit_asked(const struct capctl_args *a)
+{
+	struct query_answer_head h;
+	struct capsicum_denial d;
+	ssize_t n;
+	int fd, ret = ask_open(a->follow ? QUERY_AUDIT_FOLLOW : QUERY_AUDIT, 0,
+			       &h, &fd);
+
+	if (ret)
+		return ret;
+	for (__u32 i = 0; !a->follow && i < h.count; i++) {
+		if (recv(fd, &d, sizeof(d), MSG_WAITALL) != sizeof(d))
+			break;
+		print_denial(a, &d);
+	}
+	while (a->follow &&
+	       (n = recv(fd, &d, sizeof(d), MSG_WAITALL)) == sizeof(d)) {
+		print_denial(a, &d);
+		fflush(stdout);
+	}
+	close(fd);
+	if (a->follow) {
+		fprintf(stderr, "capctl: capsicumd ended the stream\n");
+		return CAPCTL_EXIT_ERROR;
+	}
+	fflush(stdout);
+	return CAPCTL_EXIT_OK;
+}
+
 int cmd_audit(const struct capctl_args *a)
 {
 	FILE *f = fopen(a->audit_file, "re");
@@ -139,6 +174,9 @@ int cmd_audit(const struct capctl_args *a)
 		fprintf(stderr,
 			"capctl: capsicumd is not running: new denials wait in "
 			"the ring buffer until it starts\n");
+	if (!f && (errno == EACCES || errno == EPERM) &&
+	    !strcmp(a->audit_file, CAPCTL_DEFAULT_AUDIT))
+		return audit_asked(a);
 	if (!f) {
 		fprintf(stderr, "capctl: audit: %s: %s (capsicumd writes it)\n",
 			a->audit_file, strerror(errno));

@@ -4,6 +4,7 @@
  * rights the hooks would grant through it right now.
  */
 #define _GNU_SOURCE
+#include "ask.h"
 #include "commands.h"
 #include "fmt.h"
 #include "json.h"
@@ -71,15 +72,15 @@ static void ioctls_text(const struct resolved *r, char *buf, size_t len)
 				      (unsigned long long)r->ioctls[i]);
 }
 
-static void print_json(struct json *j, const struct capsicum_fd_record *rec,
-		       const char *target, const struct resolved *r)
+static void print_json(struct json *j, int fd, const char *target,
+		       const struct resolved *r)
 {
 	cap_rights_t cr = { { r->rights[0], r->rights[1] } };
 	char names[4096];
 
 	rights_display(&cr, names, sizeof(names));
 	json_begin_object(j);
-	json_kv_int(j, "fd", rec->fd);
+	json_kv_int(j, "fd", fd);
 	json_kv_string(j, "kind", fd_kind(target));
 	json_kv_string(j, "target", target);
 	json_kv_bool(j, "restricted", restricted(r));
@@ -108,15 +109,14 @@ static void print_json(struct json *j, const struct capsicum_fd_record *rec,
 	json_end_object(j);
 }
 
-static void print_text(pid_t pid, const struct capsicum_fd_record *rec,
-		       const char *target, const struct resolved *r)
+static void print_text(pid_t pid, int fd, const char *target,
+		       const struct resolved *r)
 {
 	cap_rights_t cr = { { r->rights[0], r->rights[1] } };
 	char names[4096], fcntls[64], ioctls[8192];
 
 	if (!restricted(r)) {
-		printf("%7d %4d %-10s %-12s %s\n", pid, rec->fd,
-		       fd_kind(target),
+		printf("%7d %4d %-10s %-12s %s\n", pid, fd, fd_kind(target),
 		       r->source == RESOLVE_UNRESTRICTED ? "-" : "entry:all",
 		       target);
 		return;
@@ -124,13 +124,95 @@ static void print_text(pid_t pid, const struct capsicum_fd_record *rec,
 	rights_display(&cr, names, sizeof(names));
 	fcntls_format(r->fcntls, fcntls, sizeof(fcntls));
 	ioctls_text(r, ioctls, sizeof(ioctls));
-	printf("%7d %4d %-10s %-12s %s\n", pid, rec->fd, fd_kind(target),
+	printf("%7d %4d %-10s %-12s %s\n", pid, fd, fd_kind(target),
 	       source_name(r->source), target);
 	printf("%7s %4s rights: %s\n", "", "", names);
 	if (cr.cr_rights[0] & CAP_FCNTL & CAP_RIGHTS_BITS_MASK)
 		printf("%7s %4s fcntls: %s\n", "", "", fcntls);
 	if (cr.cr_rights[1] & CAP_IOCTL & CAP_RIGHTS_BITS_MASK)
 		printf("%7s %4s ioctls: %s\n", "", "", ioctls);
+}
+
+static void begin(const struct capctl_args *a, struct json *j, bool has_table,
+		  __u32 proc_flags)
+{
+	json_init(j, stdout);
+	if (a->json) {
+		json_begin_object(j);
+		json_kv_int(j, "pid", a->pid);
+		json_kv_bool(j, "has_table", has_table);
+		json_kv_bool(j, "capability_mode",
+			     has_table && (proc_flags & CAPSICUM_PROC_CAPMODE));
+		json_key(j, "fds");
+		json_begin_array(j);
+	} else {
+		printf("%7s %4s %-10s %-12s %s\n", "PID", "FD", "KIND", "LIMIT",
+		       "TARGET");
+	}
+}
+
+static void print_fd(const struct capctl_args *a, struct json *j, int fd,
+		     const struct resolved *r)
+{
+	char target[4096];
+
+	fd_target(a->pid, fd, target, sizeof(target));
+	if (a->json)
+		print_json(j, fd, target, r);
+	else
+		print_text(a->pid, fd, target, r);
+}
+
+static void end(const struct capctl_args *a, struct json *j)
+{
+	if (a->json) {
+		json_end_array(j);
+		json_end_object(j);
+	}
+}
+
+/* A user's: capsicumd resolves the rights of the user's own process. */
+static int fds_asked(const struct capctl_args *a)
+{
+	struct query_answer_head h;
+	struct query_fds f;
+	struct query_fd q;
+	struct resolved *r;
+	struct json j;
+	size_t len, pos = sizeof(f);
+	void *rec;
+	int ret = ask_daemon(QUERY_FDS, a->pid, &h, &rec, &len), got = 0;
+
+	if (ret)
+		return ret;
+	r = malloc(sizeof(*r));
+	if (!r || len < sizeof(f)) {
+		fprintf(stderr, "capctl: capsicumd's answer is malformed\n");
+		free(r);
+		free(rec);
+		return CAPCTL_EXIT_ERROR;
+	}
+	memcpy(&f, rec, sizeof(f));
+	begin(a, &j, f.has_table, f.proc_flags);
+	for (__u32 i = 0; i < h.count; i++) {
+		got = query_next_fd(rec, len, &pos, &q, r->ioctls);
+		if (got <= 0)
+			break;
+		r->source = (enum resolve_source)q.source;
+		r->rights[0] = q.rights[0];
+		r->rights[1] = q.rights[1];
+		r->fcntls = q.fcntls;
+		r->nioctls = q.nioctls;
+		print_fd(a, &j, q.fd, r);
+	}
+	end(a, &j);
+	free(r);
+	free(rec);
+	if (got < 0) {
+		fprintf(stderr, "capctl: capsicumd's answer is malformed\n");
+		return CAPCTL_EXIT_ERROR;
+	}
+	return CAPCTL_EXIT_OK;
 }
 
 int cmd_fds(const struct capctl_args *a)
@@ -142,8 +224,10 @@ int cmd_fds(const struct capctl_args *a)
 	struct state s;
 	struct json j;
 	bool has_table;
-	int n, err, ret = state_open(&s);
+	int n, err, ret = state_open_or_daemon(&s);
 
+	if (ret == STATE_VIA_DAEMON)
+		return fds_asked(a);
 	if (ret)
 		return ret;
 	state_tables(&s, &t);
@@ -168,34 +252,13 @@ int cmd_fds(const struct capctl_args *a)
 		state_close(&s);
 		return CAPCTL_EXIT_ERROR;
 	}
-	json_init(&j, stdout);
-	if (a->json) {
-		json_begin_object(&j);
-		json_kv_int(&j, "pid", a->pid);
-		json_kv_bool(&j, "has_table", has_table);
-		json_kv_bool(&j, "capability_mode",
-			     has_table && (proc.flags & CAPSICUM_PROC_CAPMODE));
-		json_key(&j, "fds");
-		json_begin_array(&j);
-	} else {
-		printf("%7s %4s %-10s %-12s %s\n", "PID", "FD", "KIND", "LIMIT",
-		       "TARGET");
-	}
+	begin(a, &j, has_table, has_table ? proc.flags : 0);
 	for (int i = 0; i < n; i++) {
-		char target[4096];
-
-		fd_target(a->pid, recs[i].fd, target, sizeof(target));
 		resolve_fd(&t, has_table ? &proc : NULL, recs[i].fd,
 			   recs[i].file, r);
-		if (a->json)
-			print_json(&j, &recs[i], target, r);
-		else
-			print_text(a->pid, &recs[i], target, r);
+		print_fd(a, &j, recs[i].fd, r);
 	}
-	if (a->json) {
-		json_end_array(&j);
-		json_end_object(&j);
-	}
+	end(a, &j);
 	free(r);
 	free(recs);
 	state_close(&s);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capctl status: is Capsicum loaded, healthy, and what has it done. */
 #define _GNU_SOURCE
+#include "ask.h"
 #include "commands.h"
 #include "counters.h"
 #include "json.h"
@@ -9,78 +10,66 @@
 #include <bpf/bpf.h>
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-struct health {
-	int progs, links, links_ok, maps, maps_ok;
-	bool fget; /* the patched kernel's fget hook has a program */
-};
-
-/* Counts the pins; a link is healthy if it still holds a program. */
-static void pin_health(struct health *h)
+/*
+ * A user's: capsicumd reads the stamp and the pins' health. The state's
+ * return value as state_open()'s, or minus a capctl exit code.
+ */
+static int status_asked(struct state *s, struct query_health *h)
 {
-	LIBBPF_OPTS(bpf_obj_get_opts, ro, .file_flags = BPF_F_RDONLY);
-	DIR *d = opendir(CAPSICUM_PIN_DIR);
-	struct dirent *e;
-	char path[512];
+	struct query_answer_head head;
+	struct query_status st;
+	size_t len;
+	void *rec;
+	int ret = ask_daemon(QUERY_STATUS, 0, &head, &rec, &len);
 
-	memset(h, 0, sizeof(*h));
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		struct bpf_link_info info = { 0 };
-		__u32 len = sizeof(info);
-		int fd;
-
-		if (e->d_name[0] == '.')
-			continue;
-		if (!strncmp(e->d_name, "prog_", 5)) {
-			h->progs++; /* the protection refuses us their fds */
-			if (!strcmp(e->d_name, "prog_capsicum_file_fget"))
-				h->fget = true;
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/%s", CAPSICUM_PIN_DIR,
-			 e->d_name);
-		/* The kernel hands out links read-write only. */
-		fd = strncmp(e->d_name, "link_", 5)
-			     ? bpf_obj_get_opts(path, &ro)
-			     : bpf_obj_get(path);
-		if (!strncmp(e->d_name, "link_", 5)) {
-			h->links++;
-			if (fd >= 0 &&
-			    !bpf_obj_get_info_by_fd(fd, &info, &len) &&
-			    info.prog_id)
-				h->links_ok++;
-		} else {
-			h->maps++;
-			if (fd >= 0)
-				h->maps_ok++;
-		}
-		if (fd >= 0)
-			close(fd);
+	if (ret)
+		return -ret;
+	if (head.count != 1 || len != sizeof(st)) {
+		fprintf(stderr, "capctl: capsicumd's answer is malformed\n");
+		free(rec);
+		return -CAPCTL_EXIT_ERROR;
 	}
-	closedir(d);
+	memcpy(&st, rec, sizeof(st));
+	free(rec);
+	memset(s, 0, sizeof(*s));
+	s->procs = s->fds = s->floors = s->files = s->ioctls = -1;
+	s->version = st.version;
+	s->same_build = st.same_build;
+	*h = st.health;
+	if (!st.loaded)
+		return CAPCTL_EXIT_UNLOADED;
+	return st.same_build ? 0 : CAPCTL_EXIT_VERSION;
 }
 
 int cmd_status(const struct capctl_args *a)
 {
 	struct capsicum_counters c = { 0 };
 	struct utsname u;
-	struct health h;
+	struct query_health h;
 	struct state s;
 	struct json j;
 	char lsm[512];
 	pid_t daemon = daemon_pid();
-	int ret = state_open(&s);
-	bool loaded = ret == 0 || ret == CAPCTL_EXIT_VERSION;
-	bool counters = ret == 0 && !counters_read(&c);
+	int ret = state_open_or_daemon(&s);
+	bool loaded, counters;
 
+	if (ret == STATE_VIA_DAEMON) {
+		ret = status_asked(&s, &h);
+		if (ret < 0)
+			return -ret;
+		counters = false; /* everyone's activity: root's to see */
+	} else {
+		pin_health(&h);
+		counters = ret == 0 && !counters_read(&c);
+	}
+	loaded = ret == 0 || ret == CAPCTL_EXIT_VERSION;
 	uname(&u);
 	read_first_line("/sys/kernel/security/lsm", lsm, sizeof(lsm));
-	pin_health(&h);
 	if (!a->json) {
 		printf("loaded:   %s\n", loaded ? "yes" : "no");
 		if (loaded)

@@ -8,6 +8,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@ static int lookup(int fd, const void *key, void *value)
 	return bpf_map_lookup_elem(fd, key, value) ? -1 : 0;
 }
 
-int state_open(struct state *s)
+static int state_open_how(struct state *s, bool quiet_denied)
 {
 	__u32 zero = 0;
 	int vfd;
@@ -43,6 +44,8 @@ int state_open(struct state *s)
 				CAPSICUM_PIN_VERSION);
 			return CAPCTL_EXIT_UNLOADED;
 		}
+		if (quiet_denied && (errno == EPERM || errno == EACCES))
+			return STATE_VIA_DAEMON;
 		fprintf(stderr, "capctl: %s: %s%s\n", CAPSICUM_PIN_VERSION,
 			strerror(errno),
 			errno == EPERM || errno == EACCES ? " (run as root)"
@@ -85,6 +88,16 @@ int state_open(struct state *s)
 		return CAPCTL_EXIT_ERROR;
 	}
 	return 0;
+}
+
+int state_open(struct state *s)
+{
+	return state_open_how(s, false);
+}
+
+int state_open_or_daemon(struct state *s)
+{
+	return state_open_how(s, true);
 }
 
 void state_close(struct state *s)
@@ -204,4 +217,50 @@ out:
 		close(iter);
 	fdtable_iter_bpf__destroy(skel);
 	return err ? err : (int)n;
+}
+
+void pin_health(struct query_health *h)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, ro, .file_flags = BPF_F_RDONLY);
+	DIR *d = opendir(CAPSICUM_PIN_DIR);
+	struct dirent *e;
+	char path[512];
+
+	memset(h, 0, sizeof(*h));
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		struct bpf_link_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (!strncmp(e->d_name, "prog_", 5)) {
+			h->progs++; /* the protection refuses us their fds */
+			if (!strcmp(e->d_name, "prog_capsicum_file_fget"))
+				h->fget = true;
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", CAPSICUM_PIN_DIR,
+			 e->d_name);
+		/* The kernel hands out links read-write only. */
+		fd = strncmp(e->d_name, "link_", 5)
+			     ? bpf_obj_get_opts(path, &ro)
+			     : bpf_obj_get(path);
+		if (!strncmp(e->d_name, "link_", 5)) {
+			h->links++;
+			if (fd >= 0 &&
+			    !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+			    info.prog_id)
+				h->links_ok++;
+		} else {
+			h->maps++;
+			if (fd >= 0)
+				h->maps_ok++;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(d);
 }

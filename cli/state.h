@@ -2,6 +2,7 @@
 #ifndef CAPCTL_STATE_H
 #define CAPCTL_STATE_H
 
+#include "query.h"
 #include "resolve.h"
 
 #include <capsicum/fdtable_iter.h>
@@ -25,6 +26,12 @@ struct state {
  * _DENIED or _ERROR.
  */
 int state_open(struct state *s);
+/*
+ * As state_open(), but a caller the pins refuse (EACCES, EPERM: not root)
+ * gets STATE_VIA_DAEMON without a message: it asks capsicumd instead.
+ */
+#define STATE_VIA_DAEMON (-1)
+int state_open_or_daemon(struct state *s);
 void state_close(struct state *s);
 /* The lookups resolve_fd() needs, on these fds. */
 void state_tables(struct state *s, struct resolve_tables *t);
@@ -37,5 +44,8 @@ int state_proc(const struct state *s, pid_t pid, struct capsicum_proc *p);
  * sorted by fd. Returns the count (records in *out, to free), or -errno.
  */
 int fdtable_dump(pid_t pid, struct capsicum_fd_record **out);
+
+/* Counts the pins; a link is healthy if it still holds a program. */
+void pin_health(struct query_health *h);
 
 #endif

@@ -65,15 +65,19 @@ int audit_line_format(const struct capsicum_denial *d, char *buf, size_t len)
 {
 	char comm[sizeof(d->comm) * 4 + 1];
 
+	char uid[16] = "";
+
 	comm_escape(d->comm, comm, sizeof(comm));
+	if (d->uid != CAPSICUM_DENIAL_NO_UID)
+		snprintf(uid, sizeof(uid), " uid=%u", d->uid);
 	return snprintf(buf, len,
 			"v1 time=%" PRIu64 " pid=%u tid=%u fd=%d syscall=%d "
 			"hook=%u error=%u needed=0x%" PRIx64 ",0x%" PRIx64
-			" held=0x%" PRIx64 ",0x%" PRIx64 " comm=%s\n",
+			" held=0x%" PRIx64 ",0x%" PRIx64 "%s comm=%s\n",
 			(uint64_t)d->time_ns, d->pid, d->tid, d->fd,
 			d->syscall_nr, d->hook, d->error,
 			(uint64_t)d->needed[0], (uint64_t)d->needed[1],
-			(uint64_t)d->held[0], (uint64_t)d->held[1], comm);
+			(uint64_t)d->held[0], (uint64_t)d->held[1], uid, comm);
 }
 
 static int hexval(char c)
@@ -122,11 +126,23 @@ int audit_line_parse(const char *line, struct capsicum_denial *d)
 	if (sscanf(line,
 		   "v1 time=%" SCNu64 " pid=%u tid=%u fd=%d syscall=%d hook=%u "
 		   "error=%u needed=0x%" SCNx64 ",0x%" SCNx64 " held=0x%" SCNx64
-		   ",0x%" SCNx64 " comm=%n",
+		   ",0x%" SCNx64 "%n",
 		   &t, &d->pid, &d->tid, &d->fd, &d->syscall_nr, &d->hook,
 		   &d->error, &n0, &n1, &h0, &h1, &used) != 11 ||
 	    !used)
 		return -1;
+	/* uid= came later: a line without it is nobody's but root's. */
+	d->uid = CAPSICUM_DENIAL_NO_UID;
+	line += used;
+	used = 0;
+	if (!strncmp(line, " uid=", 5) &&
+	    (sscanf(line, " uid=%u%n", &d->uid, &used) != 1 || !used ||
+	     d->uid == CAPSICUM_DENIAL_NO_UID))
+		return -1;
+	line += used;
+	if (strncmp(line, " comm=", 6))
+		return -1;
+	used = 6;
 	d->time_ns = t;
 	d->needed[0] = n0;
 	d->needed[1] = n1;

@@ -6,7 +6,9 @@
  * One denial as one line of the audit log capsicumd writes and capctl
  * audit reads (doc/daemon.md, "Audit log"):
  *   v1 time=NS pid=P tid=T fd=F syscall=N hook=H error=E
- *      needed=0xW0,0xW1 held=0xW0,0xW1 comm=ESCAPED
+ *      needed=0xW0,0xW1 held=0xW0,0xW1 uid=U comm=ESCAPED
+ * (uid= is absent from the lines of earlier builds: parsed as
+ * CAPSICUM_DENIAL_NO_UID.)
  * comm comes last; bytes that are not printable ASCII, blanks and '\'
  * are written as \xNN so a line never splits or hides.
  */

@@ -15,6 +15,7 @@
 #include "notify.h"
 #include "pinned.h"
 #include "probe.h"
+#include "query_server.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -309,6 +310,7 @@ static int write_pidfile(const char *path)
 /* Streams denials until SIGTERM or SIGINT. */
 static int serve(const struct options *o)
 {
+	struct query_server q;
 	struct denials d;
 	sigset_t mask;
 	int sfd, err;
@@ -334,6 +336,14 @@ static int serve(const struct options *o)
 		denials_close(&d);
 		return err == -EPERM ? EXIT_DENIED : EXIT_ERROR;
 	}
+	/* Not fatal: root's capctl reads the pins without it. */
+	err = query_open(&q, CAPSICUMD_QUERY_SOCK, o->audit_path);
+	if (err)
+		log_msg(LOG_WARNING, "query",
+			"no query socket %s: %s; users' capctl cannot ask",
+			CAPSICUMD_QUERY_SOCK, strerror(-err));
+	d.tap = query_denial;
+	d.tap_ctx = &q;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
@@ -342,6 +352,7 @@ static int serve(const struct options *o)
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	if (sfd < 0 || write_pidfile(o->pidfile)) {
 		log_msg(LOG_ERR, "daemon", "setup failed: %s", strerror(errno));
+		query_close(&q);
 		denials_close(&d);
 		return EXIT_ERROR;
 	}
@@ -357,15 +368,24 @@ static int serve(const struct options *o)
 	log_msg(LOG_INFO, "daemon", "ready (pid %d, rate limit %u/s)", getpid(),
 		o->rate);
 	for (;;) {
-		struct pollfd p[2] = { { .fd = denials_fd(&d),
-					 .events = POLLIN },
-				       { .fd = sfd, .events = POLLIN } };
+		struct pollfd p[2 + QUERY_POLLFDS] = {
+			{ .fd = denials_fd(&d), .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN }
+		};
 		struct signalfd_siginfo si;
+		int nq = query_pollfds(&q, p + 2);
 
-		/* The timeout closes rate-limit windows when all is quiet. */
-		if (poll(p, 2, 1000) < 0 && errno != EINTR)
-			break;
+		/*
+		 * The timeout closes rate-limit windows when all is quiet,
+		 * and query clients past their deadline.
+		 */
+		if (poll(p, 2 + (nfds_t)nq, 1000) < 0) {
+			if (errno != EINTR)
+				break;
+			nq = 0;
+		}
 		denials_drain(&d);
+		query_serve(&q, p + 2, nq);
 		if (!(p[1].revents & POLLIN) ||
 		    read(sfd, &si, sizeof(si)) != sizeof(si))
 			continue;
@@ -383,6 +403,7 @@ static int serve(const struct options *o)
 	log_msg(LOG_INFO, "daemon",
 		"exiting; Capsicum stays loaded (capsicumd --unload removes "
 		"it)");
+	query_close(&q);
 	denials_close(&d);
 	if (o->pidfile)
 		unlink(o->pidfile);

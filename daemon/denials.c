@@ -9,7 +9,9 @@
 #include <bpf/libbpf.h>
 #include <capsicum/pins.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +46,8 @@ static int on_record(void *ctx, void *data, size_t size)
 		fputs(line, d->audit);
 		fflush(d->audit);
 	}
+	if (d->tap)
+		d->tap(d->tap_ctx, &rec);
 	summarise(d);
 	if (!ratelimit_allow(&d->rl, now_ns())) {
 		d->suppressed++;
@@ -58,12 +62,24 @@ static int on_record(void *ctx, void *data, size_t size)
 int denials_reopen(struct denials *d)
 {
 	FILE *f;
+	int fd;
 
 	if (!d->audit_path)
 		return 0;
-	f = fopen(d->audit_path, "ae");
-	if (!f)
+	/*
+	 * Every user's denials: root's only, whatever the umask or the
+	 * directory (systemd's RuntimeDirectory= is 0755 by default).
+	 */
+	fd = open(d->audit_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
 		return -errno;
+	if (fchmod(fd, 0600) || !(f = fdopen(fd, "a"))) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
 	if (d->audit)
 		fclose(d->audit);
 	d->audit = f;

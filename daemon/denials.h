@@ -4,6 +4,7 @@
 
 #include "ratelimit.h"
 
+#include <capsicum/abi.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -20,6 +21,9 @@ struct denials {
 	uint64_t received;   /* records read from the ring buffer */
 	uint64_t logged;     /* of which written to the log */
 	uint64_t suppressed; /* of which left out by the rate limit */
+	/* Sees every record after the audit log has it; may be NULL. */
+	void (*tap)(void *ctx, const struct capsicum_denial *rec);
+	void *tap_ctx;
 };
 
 /* Opens the pinned ring buffer (needs a writable fd: the loader only). */

@@ -14,6 +14,7 @@
 #include "selftest.h"
 
 #include "load.h"
+#include "query.h"
 
 #include <bpf/bpf.h>
 #include <capsicum/pins.h>
@@ -33,13 +34,17 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define AUDIT	 "/run/capsicumd/audit.log"
-#define WAIT_MS	 60000 /* TCG is slow; a bound, not a synchronisation */
-#define PROG_PIN CAPSICUM_PIN_DIR "/prog_capsicum_prctl"
-#define LINK_PIN CAPSICUM_PIN_DIR "/link_capsicum_prctl"
+#define AUDIT "/run/capsicumd/audit.log"
+/* daemon/query_server.h's QUERY_MAX_CLIENTS, which capsicumd(8) states. */
+#define QUERY_MAX_CLIENTS_DOC 16
+#define QUERY_MAX_PER_UID_DOC 4
+#define WAIT_MS		      60000 /* TCG is slow; a bound, not a synchronisation */
+#define PROG_PIN	      CAPSICUM_PIN_DIR "/prog_capsicum_prctl"
+#define LINK_PIN	      CAPSICUM_PIN_DIR "/link_capsicum_prctl"
 
 /* Skips unless root and capsicumd runs; returns its pid. */
 static pid_t need_daemon(void)
@@ -49,6 +54,20 @@ static pid_t need_daemon(void)
 	if (!selftest_is_root())
 		selftest_skip("needs root (capctl fds, the audit log)");
 	pid = fixture_daemon_pid();
+	if (!pid)
+		selftest_skip("capsicumd is not running (boot without "
+			      "--daemon)");
+	return pid;
+}
+
+/*
+ * Skips unless capsicumd runs; returns its pid. Any uid: a user's capctl
+ * asks capsicumd on its query socket.
+ */
+static pid_t need_daemon_any_user(void)
+{
+	pid_t pid = fixture_daemon_pid();
+
 	if (!pid)
 		selftest_skip("capsicumd is not running (boot without "
 			      "--daemon)");
@@ -233,6 +252,11 @@ static void ps_and_status_show(pid_t pid)
 		ASSERT_TRUE(strstr(out, "\"loaded\":true,\"same_build\":true"),
 			    "status: loaded, this build");
 		ASSERT_TRUE(strstr(out, want), "status names the daemon");
+		ASSERT_TRUE(selftest_is_root() ==
+				    (strstr(out, "\"counters\":") != NULL),
+			    selftest_is_root()
+				    ? "root's status has the counters"
+				    : "a user's status has no counters");
 		ASSERT_TRUE(strstr(out, fixture_patched_kernel()
 						? "\"mode\":\"patched\""
 						: "\"mode\":\"stock\""),
@@ -247,7 +271,7 @@ SELFTEST(daemon_capctl_fds_shows_the_rights_set)
 	char obj[1024];
 	int file;
 
-	need_daemon();
+	need_daemon_any_user();
 	file = fixture_scratch_file(NULL);
 	if (!ASSERT_OK(file, "scratch file") ||
 	    !sandbox_start(&sb, file, "1=write", "3=read,seek"))
@@ -839,7 +863,7 @@ SELFTEST(daemon_capctl_fds_agrees_with_cap_rights_get)
 	char c;
 	pid_t holder;
 
-	need_daemon();
+	need_daemon_any_user();
 	if (!ASSERT_OK(pipe(p), "pipe") || !ASSERT_OK(pipe(ready), "pipe") ||
 	    !ASSERT_OK(pipe(done), "pipe"))
 		return;
@@ -902,4 +926,294 @@ SELFTEST(daemon_capctl_fds_agrees_with_cap_rights_get)
 	ASSERT_EQ(write(done[1], "x", 1), 1, "release the holder");
 	if (holder > 0)
 		ASSERT_EQ(selftest_wait(holder), 0, "the holder");
+}
+
+/* capctl ARGS... with its stdout in buf; returns its exit status. */
+static int capctl3(const char *a1, const char *a2, const char *a3, char *buf,
+		   size_t len)
+{
+	char *argv[] = { "capctl", (char *)a1, (char *)a2, (char *)a3, NULL };
+
+	return capture(argv, buf, len);
+}
+
+/*
+ * A child of ours with a limited descriptor that made itself
+ * non-dumpable, as /proc hides such a process from its own user; it
+ * waits for a byte on *release. Its pid, or -1.
+ */
+static pid_t nondumpable_child(int *release)
+{
+	int ready[2], go[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		cap_rights_t r;
+
+		cap_rights_init(&r, CAP_READ);
+		if (cap_rights_limit(go[0], &r) ||
+		    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) ||
+		    write(ready[1], "r", 1) != 1)
+			_exit(1);
+		_exit(read(go[0], &c, 1) == 1 ? 0 : 2);
+	}
+	close(ready[1]);
+	close(go[0]);
+	*release = go[1];
+	if (!ASSERT_TRUE(pid > 0 && readable(ready[0]) &&
+				 read(ready[0], &c, 1) == 1,
+			 "non-dumpable child ready")) {
+		close(ready[0]);
+		return -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+/*
+ * As a user, capctl shows the user's own processes only: another user's
+ * (capsicumd, root's) and a non-dumpable one of the same user are refused
+ * with exit 5 by fds and left out by ps; root sees them all.
+ */
+SELFTEST(daemon_capctl_shows_a_user_only_their_processes)
+{
+	static char out[65536];
+	char spid[16], want[64];
+	pid_t daemon = need_daemon_any_user(), hidden;
+	bool root = selftest_is_root();
+	int release;
+
+	snprintf(spid, sizeof(spid), "%d", daemon);
+	ASSERT_EQ(capctl3("--json", "fds", spid, out, sizeof(out)),
+		  root ? 0 : 5, "capctl fds of capsicumd (root's)");
+	ASSERT_EQ(capctl3("fds", "1", NULL, out, sizeof(out)), root ? 0 : 5,
+		  "capctl fds of init (root's)");
+	hidden = nondumpable_child(&release);
+	if (hidden < 0)
+		return;
+	snprintf(spid, sizeof(spid), "%d", hidden);
+	ASSERT_EQ(capctl3("--json", "fds", spid, out, sizeof(out)),
+		  root ? 0 : 5, "capctl fds of a non-dumpable process");
+	if (root)
+		ASSERT_TRUE(strstr(out, "\"has_table\":true"),
+			    "root sees its table");
+	snprintf(want, sizeof(want), "{\"pid\":%d,", hidden);
+	if (ASSERT_EQ(capctl3("--json", "ps", NULL, out, sizeof(out)), 0,
+		      "capctl --json ps"))
+		ASSERT_TRUE(root == (strstr(out, want) != NULL),
+			    root ? "root's ps lists the non-dumpable process"
+				 : "a user's ps leaves it out");
+	ASSERT_EQ(write(release, "x", 1), 1, "release the child");
+	close(release);
+	ASSERT_EQ(selftest_wait(hidden), 0, "the non-dumpable child");
+}
+
+/* A pid that does not exist, or no longer: exit 1, "no process". */
+SELFTEST(daemon_capctl_fds_of_a_gone_process)
+{
+	static char out[4096];
+	char spid[16];
+	pid_t pid;
+
+	need_daemon_any_user();
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	if (!ASSERT_EQ(selftest_wait(pid), 0, "a child that exited"))
+		return;
+	snprintf(spid, sizeof(spid), "%d", pid);
+	ASSERT_EQ(capctl3("fds", spid, NULL, out, sizeof(out)), 1,
+		  "capctl fds of an exited process");
+	ASSERT_EQ(capctl3("fds", "2147483647", NULL, out, sizeof(out)), 1,
+		  "capctl fds of a pid that never was");
+}
+
+/* A connection to the query socket, or -1. */
+static int query_connect(void)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX,
+				 .sun_path = CAPSICUMD_QUERY_SOCK };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Sends len bytes of req; returns the answer's error (>= 0), -1 if the
+ * daemon closed without a whole answer head.
+ */
+static int query_raw(const void *req, size_t len)
+{
+	struct query_answer_head h;
+	int fd = query_connect();
+	ssize_t n = -1;
+
+	if (fd < 0)
+		return -2;
+	if (send(fd, req, len, MSG_NOSIGNAL) == (ssize_t)len && readable(fd))
+		n = recv(fd, &h, sizeof(h), MSG_WAITALL);
+	close(fd);
+	if (n != sizeof(h) || h.magic != QUERY_MAGIC)
+		return -1;
+	return h.error;
+}
+
+/* capctl status still answers (the daemon serves), from the same daemon. */
+static void daemon_still_serves(pid_t daemon, const char *after)
+{
+	static char out[8192];
+	char want[64];
+
+	snprintf(want, sizeof(want), "\"daemon_pid\":%d,", daemon);
+	if (ASSERT_EQ(capctl3("--json", "status", NULL, out, sizeof(out)), 0,
+		      after))
+		ASSERT_TRUE(strstr(out, "\"loaded\":true") && strstr(out, want),
+			    "the same daemon answers");
+}
+
+/*
+ * Garbage, short, oversized and unknown requests get a clear error or a
+ * closed connection; a flood of idle connections is bounded (EBUSY past
+ * the daemon's limit for one uid, while another uid is served) and the
+ * daemon keeps serving and enforcing.
+ */
+SELFTEST(daemon_query_socket_survives_bad_input)
+{
+	static char big[1 << 16];
+	struct query_req req = { .magic = QUERY_MAGIC, .op = QUERY_STATUS };
+	pid_t daemon = need_daemon_any_user();
+	int flood[3 * QUERY_MAX_CLIENTS_DOC], busy = 0, n = 0, fd;
+	struct sandbox sb;
+
+	ASSERT_EQ(query_raw(&req, sizeof(req)), 0, "a valid status request");
+	ASSERT_EQ(query_raw("garbage garbage!", sizeof(req)), EPROTO,
+		  "16 bytes of garbage");
+	req.op = 99;
+	ASSERT_EQ(query_raw(&req, sizeof(req)), EOPNOTSUPP, "an unknown op");
+	req.op = QUERY_FDS;
+	req.pid = -5;
+	ASSERT_EQ(query_raw(&req, sizeof(req)), EINVAL, "a negative pid");
+	memset(big, 'A', sizeof(big));
+	memcpy(big,
+	       &(struct query_req){ .magic = QUERY_MAGIC, .op = QUERY_STATUS },
+	       sizeof(req));
+	n = query_raw(big, sizeof(big));
+	ASSERT_TRUE(n == EMSGSIZE || n == -1,
+		    "an oversized request: EMSGSIZE or closed");
+	fd = query_connect();
+	if (ASSERT_OK(fd, "connect") &&
+	    ASSERT_EQ(send(fd, "CPQ", 3, MSG_NOSIGNAL), 3, "a short request"))
+		close(fd); /* and gone before the rest */
+	/* An idle connection is closed at its deadline. */
+	fd = query_connect();
+	if (ASSERT_OK(fd, "connect")) {
+		char c;
+
+		ASSERT_TRUE(readable(fd) && recv(fd, &c, 1, 0) == 0,
+			    "an idle connection is closed by the daemon");
+		close(fd);
+	}
+	/* Idle connections: past the bound, the daemon answers EBUSY. */
+	n = 0;
+	for (int i = 0; i < (int)(sizeof(flood) / sizeof(flood[0])); i++) {
+		flood[n] = query_connect();
+		if (flood[n] < 0)
+			break;
+		n++;
+	}
+	ASSERT_TRUE(n > QUERY_MAX_CLIENTS_DOC, "the flood connected");
+	/*
+	 * The daemon accepts in order: once the last is refused, every
+	 * refusal was sent. The first QUERY_MAX_PER_UID_DOC stay idle.
+	 */
+	if (n > 0 && readable(flood[n - 1])) {
+		for (int i = 0; i < n; i++) {
+			struct query_answer_head h;
+			struct pollfd p = { .fd = flood[i], .events = POLLIN };
+
+			if (poll(&p, 1, 0) == 1 &&
+			    recv(flood[i], &h, sizeof(h), MSG_DONTWAIT) ==
+				    sizeof(h) &&
+			    h.error == EBUSY)
+				busy++;
+		}
+	}
+	ASSERT_EQ(busy, n - QUERY_MAX_PER_UID_DOC,
+		  "connections past the per-uid bound are refused EBUSY");
+	/* Another uid still gets an answer while this one floods. */
+	if (selftest_is_root()) {
+		pid_t other = fork();
+
+		if (other == 0) {
+			struct query_req st = { .magic = QUERY_MAGIC,
+						.op = QUERY_STATUS };
+
+			if (setgid(1000) || setuid(1000))
+				_exit(10);
+			_exit(query_raw(&st, sizeof(st)) == 0 ? 0 : 11);
+		}
+		ASSERT_EQ(selftest_wait(other), 0,
+			  "uid 1000 is answered during root's flood");
+	}
+	for (int i = 0; i < n; i++)
+		close(flood[i]);
+	daemon_still_serves(daemon, "capctl status after the flood");
+	/* And enforcement is untouched. */
+	fd = fixture_scratch_file(NULL);
+	if (ASSERT_OK(fd, "scratch file") &&
+	    sandbox_start(&sb, fd, "3=read", NULL)) {
+		ASSERT_EQ(sandbox_write(&sb, 3), ENOTCAPABLE,
+			  "a sandbox is still denied a write");
+		ASSERT_EQ(sandbox_stop(&sb), 0, "waiter exits on EOF");
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * capctl audit as a user shows the denials of the user's processes, from
+ * the log and as they come (--follow), and none of another user's; root
+ * sees all. Each uid's pass is denied under its own comm, root's first
+ * (run-vm.sh), so the user's pass can look for root's.
+ */
+SELFTEST(daemon_capctl_audit_shows_a_user_only_their_denials)
+{
+	static char out[1 << 20];
+	char comm[16], want[64];
+	bool root = selftest_is_root();
+	pid_t pid;
+
+	need_daemon_any_user();
+	snprintf(comm, sizeof(comm), "cap-own-%u", (unsigned int)getuid());
+	pid = denied_child(comm);
+	if (pid <= 0)
+		return;
+	ASSERT_EQ(audit_wait(pid, comm, 1), 1,
+		  "capctl audit --follow shows the user's denial");
+	if (!ASSERT_EQ(capctl3("--json", "audit", NULL, out, sizeof(out)), 0,
+		       "capctl --json audit"))
+		return;
+	snprintf(want, sizeof(want), "\"pid\":%d,", pid);
+	ASSERT_TRUE(strstr(out, want) != NULL, "the log has the denial");
+	if (root) {
+		struct stat st;
+
+		ASSERT_TRUE(!stat(AUDIT, &st) && (st.st_mode & 0777) == 0600,
+			    "the audit log is root's only (0600)");
+	} else {
+		ASSERT_ERRNO(open(AUDIT, O_RDONLY), EACCES,
+			     "a user cannot open the audit log");
+		ASSERT_TRUE(!strstr(out, "\"comm\":\"cap-own-0\""),
+			    "a user sees no denial of root's");
+		ASSERT_TRUE(!strstr(out, "\"comm\":\"cap-audit-test\""),
+			    "nor of root's other tests");
+	}
 }

@@ -464,7 +464,15 @@ struct capsicum_denial {
 	__u64 needed[2];
 	__u64 held[2];
 	char comm[16];
+	/*
+	 * The denied task's real uid, which capsicumd shows a user the
+	 * denial by; CAPSICUM_DENIAL_NO_UID in a log line without one.
+	 */
+	__u32 uid;
+	__u32 reserved;
 };
+
+#define CAPSICUM_DENIAL_NO_UID 0xffffffffu
 
 #define CAPSICUM_PIN_DIR     "/sys/fs/bpf/capsicum"
 #define CAPSICUM_PIN_ANSWERS CAPSICUM_PIN_DIR "/answers"
