@@ -369,12 +369,15 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
  * The syscalls whose lookup a hook sees: the *at() forms (two numbers
  * where Linux has two), with the dirfd in argument `arg`, and the plain
  * forms that start from the working directory. NR_NONE fills a gap.
+ * `by_fd`: the descriptor form that reaches the hook with no lookup
+ * (fchmod, fchown); inode_setattr checks its right on the descriptor.
  */
 #define NR_NONE -2
 struct at_calls {
 	long at, at2, plain, plain2;
 	int arg;
 	__u64 need;
+	long by_fd;
 };
 
 static __always_inline int
@@ -386,6 +389,8 @@ lookup_check(struct at_calls c, struct dentry *dentry, struct vfsmount *mnt)
 	if (!p)
 		return 0;
 	nr = current_call();
+	if (c.by_fd > 0 && nr == c.by_fd)
+		return 0;
 	if (nr == c.at || nr == c.at2)
 		return at_check(p, at_arg(c.arg, c.need), dentry, mnt);
 	if (nr == c.plain || nr == c.plain2)
@@ -396,8 +401,8 @@ lookup_check(struct at_calls c, struct dentry *dentry, struct vfsmount *mnt)
 SEC("lsm/path_mkdir")
 int BPF_PROG(capsicum_path_mkdir, const struct path *dir)
 {
-	struct at_calls c = { NR_mkdirat, NR_NONE, NR_mkdir,
-			      NR_NONE,	  0,	   CAP_MKDIRAT };
+	struct at_calls c = { NR_mkdirat, NR_NONE,     NR_mkdir, NR_NONE,
+			      0,	  CAP_MKDIRAT, NR_NONE };
 
 	return lookup_check(c, dir->dentry, dir->mnt);
 }
@@ -406,8 +411,8 @@ int BPF_PROG(capsicum_path_mkdir, const struct path *dir)
 SEC("lsm/path_unlink")
 int BPF_PROG(capsicum_path_unlink, const struct path *dir)
 {
-	struct at_calls c = { NR_unlinkat, NR_NONE, NR_unlink,
-			      NR_NONE,	   0,	    CAP_UNLINKAT };
+	struct at_calls c = { NR_unlinkat, NR_NONE,	 NR_unlink, NR_NONE,
+			      0,	   CAP_UNLINKAT, NR_NONE };
 
 	return lookup_check(c, dir->dentry, dir->mnt);
 }
@@ -415,8 +420,8 @@ int BPF_PROG(capsicum_path_unlink, const struct path *dir)
 SEC("lsm/path_rmdir")
 int BPF_PROG(capsicum_path_rmdir, const struct path *dir)
 {
-	struct at_calls c = { NR_unlinkat, NR_NONE, NR_rmdir,
-			      NR_NONE,	   0,	    CAP_UNLINKAT };
+	struct at_calls c = { NR_unlinkat, NR_NONE,	 NR_rmdir, NR_NONE,
+			      0,	   CAP_UNLINKAT, NR_NONE };
 
 	return lookup_check(c, dir->dentry, dir->mnt);
 }
@@ -425,8 +430,8 @@ int BPF_PROG(capsicum_path_rmdir, const struct path *dir)
 SEC("lsm/path_symlink")
 int BPF_PROG(capsicum_path_symlink, const struct path *dir)
 {
-	struct at_calls c = { NR_symlinkat, NR_NONE, NR_symlink,
-			      NR_NONE,	    1,	     CAP_SYMLINKAT };
+	struct at_calls c = { NR_symlinkat,  NR_NONE, NR_symlink, NR_NONE, 1,
+			      CAP_SYMLINKAT, NR_NONE };
 
 	return lookup_check(c, dir->dentry, dir->mnt);
 }
@@ -436,10 +441,10 @@ SEC("lsm/path_link")
 int BPF_PROG(capsicum_path_link, struct dentry *old_dentry,
 	     const struct path *new_dir)
 {
-	struct at_calls src = { NR_linkat, NR_NONE, NR_link,
-				NR_NONE,   0,	    CAP_LINKAT_SOURCE };
-	struct at_calls dst = { NR_linkat, NR_NONE, NR_link,
-				NR_NONE,   2,	    CAP_LINKAT_TARGET };
+	struct at_calls src = { NR_linkat, NR_NONE,	      NR_link, NR_NONE,
+				0,	   CAP_LINKAT_SOURCE, NR_NONE };
+	struct at_calls dst = { NR_linkat, NR_NONE,	      NR_link, NR_NONE,
+				2,	   CAP_LINKAT_TARGET, NR_NONE };
 
 	return lookup_check(src, old_dentry, new_dir->mnt)
 		       ?: lookup_check(dst, new_dir->dentry, new_dir->mnt);
@@ -451,21 +456,27 @@ int BPF_PROG(capsicum_path_rename, const struct path *old_dir,
 {
 	struct at_calls src = { NR_renameat, NR_renameat2,
 				NR_rename,   NR_NONE,
-				0,	     CAP_RENAMEAT_SOURCE };
+				0,	     CAP_RENAMEAT_SOURCE,
+				NR_NONE };
 	struct at_calls dst = { NR_renameat, NR_renameat2,
 				NR_rename,   NR_NONE,
-				2,	     CAP_RENAMEAT_TARGET };
+				2,	     CAP_RENAMEAT_TARGET,
+				NR_NONE };
 
 	return lookup_check(src, old_dir->dentry, old_dir->mnt)
 		       ?: lookup_check(dst, new_dir->dentry, new_dir->mnt);
 }
 
-/* fchmod and fchown are inode_setattr's: they check the descriptor. */
+/*
+ * fchmod and fchown reach these hooks too: no lookup, so nothing to
+ * refuse here (capability mode allows them, as FreeBSD does), and
+ * inode_setattr checks CAP_FCHMOD/CAP_FCHOWN on the descriptor.
+ */
 SEC("lsm/path_chmod")
 int BPF_PROG(capsicum_path_chmod, const struct path *path)
 {
 	struct at_calls c = { NR_fchmodat, NR_fchmodat2, NR_chmod, NR_NONE,
-			      0,	   CAP_FCHMODAT };
+			      0,	   CAP_FCHMODAT, NR_fchmod };
 
 	return lookup_check(c, path->dentry, path->mnt);
 }
@@ -473,8 +484,8 @@ int BPF_PROG(capsicum_path_chmod, const struct path *path)
 SEC("lsm/path_chown")
 int BPF_PROG(capsicum_path_chown, const struct path *path)
 {
-	struct at_calls c = { NR_fchownat, NR_NONE, NR_chown,
-			      NR_lchown,   0,	    CAP_FCHOWNAT };
+	struct at_calls c = { NR_fchownat, NR_NONE,	 NR_chown, NR_lchown,
+			      0,	   CAP_FCHOWNAT, NR_fchown };
 
 	return lookup_check(c, path->dentry, path->mnt);
 }
@@ -482,8 +493,8 @@ int BPF_PROG(capsicum_path_chown, const struct path *path)
 SEC("lsm/inode_readlink")
 int BPF_PROG(capsicum_inode_readlink, struct dentry *dentry)
 {
-	struct at_calls c = { NR_readlinkat, NR_NONE, NR_readlink,
-			      NR_NONE,	     0,	      CAP_LOOKUP };
+	struct at_calls c = { NR_readlinkat, NR_NONE, NR_readlink, NR_NONE, 0,
+			      CAP_LOOKUP,    NR_NONE };
 
 	return lookup_check(c, dentry, NULL);
 }
@@ -502,9 +513,8 @@ static __always_inline int stat_at_check(struct capsicum_proc *p, long nr,
 		return at_check(p, at_cwd(CAP_FSTATAT), path->dentry,
 				path->mnt);
 	/* Other syscalls' own getattr (a copy-up, a loop device) may. */
-	return nr == NR_UNKNOWN
-		       ? unknown_refuse(p, CAPSICUM_HOOK_INODE_GETATTR)
-		       : 0;
+	return nr == NR_UNKNOWN ? unknown_refuse(p, CAPSICUM_HOOK_INODE_GETATTR)
+				: 0;
 }
 
 /* utimensat(dirfd, path, ...) and futimesat with a path. */
@@ -515,9 +525,8 @@ static __always_inline int utimes_at_check(struct capsicum_proc *p, long nr,
 		return at_check(p, at_arg(0, CAP_FUTIMESAT), dentry, NULL);
 	if (nr == NR_utime || nr == NR_utimes)
 		return at_check(p, at_cwd(CAP_FUTIMESAT), dentry, NULL);
-	return nr == NR_UNKNOWN
-		       ? unknown_refuse(p, CAPSICUM_HOOK_INODE_SETATTR)
-		       : 0;
+	return nr == NR_UNKNOWN ? unknown_refuse(p, CAPSICUM_HOOK_INODE_SETATTR)
+				: 0;
 }
 
 /* execveat(dirfd, path) and execve; fexecve is checked in track.bpf.h. */

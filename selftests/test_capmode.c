@@ -427,3 +427,49 @@ SELFTEST(capmode_exec_keeps_the_control_plane)
 	if (!ASSERT_TRUE(!strcmp(out, want), "mode and rights after exec"))
 		printf("    got '%s'\n", out);
 }
+
+/*
+ * fchmod and fchown act on a held descriptor, so capability mode allows
+ * them as FreeBSD does, with CAP_FCHMOD / CAP_FCHOWN; without the right
+ * they fail with ENOTCAPABLE. (Linux runs the path_chmod/path_chown hooks
+ * for them too, which once refused them as lookups: ECAPMODE.)
+ */
+SELFTEST(capmode_fchmod_fchown_need_their_rights)
+{
+	pid_t pid;
+
+	if (!fixture_loaded())
+		return;
+	pid = fork();
+	if (pid == 0) {
+		int all = fixture_scratch_file("x"), no_mod = dup(all),
+		    no_own = dup(all);
+		struct stat st;
+
+		if (all < 0 || no_mod < 0 || no_own < 0 ||
+		    fixture_limit_all_but(no_mod, CAP_FCHMOD) ||
+		    fixture_limit_all_but(no_own, CAP_FCHOWN) || cap_enter())
+			_exit(10);
+		if (fchmod(all, 0640) || fstat(all, &st) ||
+		    (st.st_mode & 0777) != 0640)
+			_exit(11);
+		if (fchown(all, geteuid(), getegid()))
+			_exit(12);
+		errno = 0;
+		if (fchmod(no_mod, 0600) != -1 || errno != ENOTCAPABLE)
+			_exit(13);
+		if (fstat(all, &st) || (st.st_mode & 0777) != 0640)
+			_exit(14);
+		errno = 0;
+		if (fchown(no_own, geteuid(), getegid()) != -1 ||
+		    errno != ENOTCAPABLE)
+			_exit(15);
+		/* The other right is no help. */
+		if (fchown(no_mod, geteuid(), getegid()) ||
+		    fchmod(no_own, 0600))
+			_exit(16);
+		_exit(0);
+	}
+	ASSERT_EQ(selftest_wait(pid), 0,
+		  "fchmod/fchown in capability mode, with and without the right");
+}
