@@ -53,6 +53,7 @@
 #define O_RDWR	    00000002
 #define O_CREAT	    00000100
 #define O_TRUNC	    00001000
+#define O_APPEND    00002000
 #define O_DSYNC	    00010000
 #define O_PATH	    010000000
 #define __O_TMPFILE 020000000
@@ -88,8 +89,15 @@ static __always_inline __u64 open_need(__u64 flags)
 		return need;
 	if ((flags & O_ACCMODE) != O_WRONLY)
 		need |= CAP_READ;
-	if ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR)
+	if ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR) {
 		need |= CAP_WRITE;
+		/*
+		 * FreeBSD: writing at the file position is seeking too,
+		 * unless O_APPEND or O_TRUNC says where the writes go.
+		 */
+		if (!(flags & (O_APPEND | O_TRUNC)))
+			need |= CAP_SEEK;
+	}
 	if (flags & (O_CREAT | __O_TMPFILE))
 		need |= CAP_CREATE;
 	if (flags & O_TRUNC)

@@ -763,6 +763,10 @@ static int op_openat_trunc(int fd)
 {
 	return openat_flags(fd, O_WRONLY | O_TRUNC);
 }
+static int op_openat_append(int fd)
+{
+	return openat_flags(fd, O_WRONLY | O_APPEND);
+}
 static int op_openat_sync(int fd)
 {
 	return openat_flags(fd, O_RDONLY | O_SYNC);
@@ -853,6 +857,8 @@ static const struct right_case cases[] = {
 	{ "openat O_WRONLY needs write", CAP_WRITE, DIRECTORY,
 	  op_openat_wronly },
 	{ "openat O_RDWR needs write", CAP_WRITE, DIRECTORY, op_openat_rdwr },
+	{ "openat O_WRONLY needs seek", CAP_SEEK, DIRECTORY, op_openat_wronly },
+	{ "openat O_RDWR needs seek", CAP_SEEK, DIRECTORY, op_openat_rdwr },
 	{ "openat O_TRUNC needs ftruncate", CAP_FTRUNCATE, DIRECTORY,
 	  op_openat_trunc },
 	{ "openat O_SYNC needs fsync", CAP_FSYNC, DIRECTORY, op_openat_sync },
@@ -895,6 +901,10 @@ static const struct right_case unneeded_cases[] = {
 	  op_pwritev2_at_pos },
 	{ "mmap private write needs no write", CAP_WRITE, FILE_RW,
 	  op_mmap_w_private },
+	{ "openat O_APPEND needs no seek", CAP_SEEK, DIRECTORY,
+	  op_openat_append },
+	{ "openat O_TRUNC needs no seek", CAP_SEEK, DIRECTORY,
+	  op_openat_trunc },
 	{ "fcntl getlease needs no fcntl", CAP_FCNTL, FILE_RW, op_getlease },
 	{ "fcntl setlease needs no fcntl", CAP_FCNTL, FILE_RW, op_setlease },
 	{ "fcntl get_seals needs no fcntl", CAP_FCNTL, MEMFD, op_get_seals },
@@ -1209,7 +1219,8 @@ SELFTEST(narrowing_a_derived_descriptor_leaves_its_dup)
 	if (!fixture_loaded())
 		return;
 	dfd = make_fd(DIRECTORY);
-	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_WRITE, CAP_FSTAT);
+	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_WRITE, CAP_SEEK,
+			CAP_FSTAT);
 	ASSERT_OK(cap_rights_limit(dfd, &r), "limit dir");
 	f = openat(dfd, "f", O_RDWR);
 	if (!ASSERT_OK(f, "openat through the dir"))
