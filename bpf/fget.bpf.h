@@ -26,7 +26,12 @@ extern void bpf_task_fget_check_enable(struct task_struct *task) __ksym __weak;
 #define NR_fsync	    74
 #define NR_fdatasync	    75
 #define NR_fchdir	    81
+#define NR_epoll_wait	    232
 #define NR_epoll_ctl	    233
+#define NR_mq_timedsend	    242
+#define NR_mq_timedreceive  243
+#define NR_mq_notify	    244
+#define NR_mq_getsetattr    245
 #define NR_waitid	    247
 #define NR_inotify_rm_watch 255
 #define NR_pselect6	    270
@@ -35,9 +40,13 @@ extern void bpf_task_fget_check_enable(struct task_struct *task) __ksym __weak;
 #define NR_sync_file_range  277
 #define NR_vmsplice	    278
 #define NR_signalfd	    282
+#define NR_epoll_pwait	    281
+#define NR_timerfd_settime  286
+#define NR_timerfd_gettime  287
 #define NR_signalfd4	    289
 #define NR_syncfs	    306
 #define NR_setns	    308
+#define NR_epoll_pwait2	    441
 
 #define SEEK_CUR      1
 #define EPOLL_CTL_DEL 2
@@ -92,6 +101,27 @@ fget_need_of(struct pt_regs *regs, long nr, int fd, struct file *file)
 	case NR_ppoll:
 	case NR_select:
 	case NR_pselect6:
+		n.need[1] = CAP_EVENT;
+		break;
+	case NR_epoll_wait: /* (epfd, ...): the set's readiness */
+	case NR_epoll_pwait:
+	case NR_epoll_pwait2:
+		n.need[1] = CAP_EVENT;
+		break;
+	case NR_timerfd_settime: /* (fd, flags, new, old) */
+		n.need[0] = CAP_WRITE | (regs->r10 ? CAP_READ : 0);
+		break;
+	case NR_timerfd_gettime:
+		n.need[0] = CAP_READ;
+		break;
+	case NR_mq_timedsend:
+		n.need[0] = CAP_WRITE;
+		break;
+	case NR_mq_timedreceive:
+		n.need[0] = CAP_READ;
+		break;
+	case NR_mq_notify: /* the 2014 series' mapping */
+	case NR_mq_getsetattr:
 		n.need[1] = CAP_EVENT;
 		break;
 	case NR_epoll_ctl: /* (epfd, op, fd, event) */

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <mqueue.h>
+#include <stdio.h>
 #include <sys/capsicum.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
@@ -24,6 +26,7 @@
 #include <sys/select.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -373,4 +376,85 @@ SELFTEST(patched_race_dup2_never_widens_lseek)
 	ASSERT_EQ(widened, 0, "lseek never reached the file without CAP_SEEK");
 	ASSERT_TRUE(full > 0, "the unrestricted file was reached");
 	ASSERT_TRUE(refused > 0, "the limited one was refused");
+}
+
+/*
+ * timerfd: arming needs CAP_WRITE (and CAP_READ to get the old value
+ * back), reading the timer CAP_READ; the 2014 series' mapping.
+ */
+SELFTEST(patched_timerfd_needs_read_and_write)
+{
+	struct itimerspec its = { .it_value = { 100, 0 } }, old;
+	int t = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC), w, r;
+
+	need_patched();
+	if (!ASSERT_OK(t, "timerfd"))
+		return;
+	w = dup(t);
+	r = dup(t);
+	if (!ASSERT_OK(limit(w, CAP_WRITE, 0, 0), "write only") ||
+	    !ASSERT_OK(limit(r, CAP_READ, 0, 0), "read only"))
+		return;
+	ASSERT_OK(timerfd_settime(w, 0, &its, NULL), "settime with write");
+	ASSERT_ERRNO(timerfd_settime(w, 0, &its, &old), ENOTCAPABLE,
+		     "settime asking the old value, without read");
+	ASSERT_ERRNO(timerfd_settime(r, 0, &its, NULL), ENOTCAPABLE,
+		     "settime without write");
+	ASSERT_ERRNO(timerfd_gettime(w, &old), ENOTCAPABLE,
+		     "gettime without read");
+	ASSERT_OK(timerfd_gettime(r, &old), "gettime with read");
+	ASSERT_OK(timerfd_settime(t, 0, &its, &old), "all rights");
+}
+
+/*
+ * POSIX message queues: sending needs CAP_WRITE, receiving CAP_READ,
+ * mq_getattr/mq_setattr/mq_notify CAP_EVENT (the 2014 series' mapping).
+ */
+SELFTEST(patched_mq_needs_its_rights)
+{
+	struct mq_attr attr = { .mq_maxmsg = 4, .mq_msgsize = 16 };
+	char name[64], buf[16];
+	mqd_t q, w, r;
+
+	need_patched();
+	snprintf(name, sizeof(name), "/capsicum-selftest-%d", (int)getpid());
+	q = mq_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600, &attr);
+	if (!ASSERT_OK(q, "mq_open"))
+		return;
+	mq_unlink(name);
+	w = dup(q);
+	r = dup(q);
+	if (!ASSERT_OK(limit(w, CAP_WRITE, 0, 0), "write only") ||
+	    !ASSERT_OK(limit(r, CAP_READ, CAP_EVENT, 0), "read, event"))
+		return;
+	ASSERT_OK(mq_send(w, "x", 1, 0), "send with write");
+	ASSERT_ERRNO(mq_send(r, "y", 1, 0), ENOTCAPABLE, "send without write");
+	ASSERT_ERRNO(mq_receive(w, buf, sizeof(buf), NULL), ENOTCAPABLE,
+		     "receive without read");
+	ASSERT_EQ(mq_receive(r, buf, sizeof(buf), NULL), 1,
+		  "receive with read");
+	ASSERT_ERRNO(mq_getattr(w, &attr), ENOTCAPABLE,
+		     "getattr without event");
+	ASSERT_OK(mq_getattr(r, &attr), "getattr with event");
+	ASSERT_ERRNO(mq_notify(w, NULL), ENOTCAPABLE, "notify without event");
+	mq_close(q);
+}
+
+/* epoll_wait on an epoll descriptor asks its readiness: CAP_EVENT. */
+SELFTEST(patched_epoll_wait_needs_cap_event)
+{
+	struct epoll_event ev;
+	int ep = epoll_create1(EPOLL_CLOEXEC), no;
+
+	need_patched();
+	if (!ASSERT_OK(ep, "epoll"))
+		return;
+	no = dup(ep);
+	if (!ASSERT_OK(limit(no, CAP_EPOLL_CTL, 0, 0), "epoll_ctl only"))
+		return;
+	ASSERT_EQ(epoll_wait(ep, &ev, 1, 0), 0, "epoll_wait with CAP_EVENT");
+	ASSERT_ERRNO(epoll_wait(no, &ev, 1, 0), ENOTCAPABLE,
+		     "epoll_wait without");
+	ASSERT_ERRNO(epoll_pwait(no, &ev, 1, 0, NULL), ENOTCAPABLE,
+		     "epoll_pwait without");
 }
