@@ -350,10 +350,19 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
 	 * devfs, so capability mode there cannot make one. FIFOs, sockets
 	 * and plain files stay allowed.
 	 */
-	if (in_capmode(p) &&
-	    ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK))
-		return capmode_refuse(CAPSICUM_HOOK_LOOKUP, -1);
 	nr = current_call();
+	if (in_capmode(p) &&
+	    ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK)) {
+		/* A missing right is reported first, as on FreeBSD. */
+		if (nr == NR_mknodat) {
+			int err = at_check(p, at_arg(0, CAP_MKNODAT),
+					   dir->dentry, dir->mnt);
+
+			if (err)
+				return err;
+		}
+		return capmode_refuse(CAPSICUM_HOOK_LOOKUP, -1);
+	}
 	if (open_flags(nr, &flags))
 		l = at_arg(0, open_need(flags) | CAP_CREATE);
 	else if (nr == NR_mknodat)

@@ -487,6 +487,33 @@ SELFTEST(capmode_refuses_device_nodes)
 	ASSERT_OK(mknodat(b.dfd, "fifo", S_IFIFO | 0600, 0), "a FIFO");
 }
 
+/*
+ * Through a directory without CAP_MKNODAT the missing right is what
+ * capability mode reports for a device node too, as FreeBSD does:
+ * ENOTCAPABLE before ECAPMODE.
+ */
+SELFTEST(capmode_device_node_missing_right_first)
+{
+	struct fixture_box b;
+	cap_rights_t r;
+	int no;
+
+	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box"))
+		return;
+	/* Every right but CAP_MKNODAT's own bit (CAP_LOOKUP stays). */
+	CAP_ALL(&r);
+	r.cr_rights[0] &= ~(CAP_MKNODAT & ~CAP_LOOKUP);
+	no = dup(b.dfd);
+	if (!ASSERT_OK(cap_rights_limit(no, &r), "limit") || !enter())
+		return;
+	ASSERT_ERRNO(mknodat(no, "kmsg", S_IFCHR | 0600, makedev(1, 11)),
+		     ENOTCAPABLE, "character device, no CAP_MKNODAT");
+	ASSERT_OK(mknodat(no, "fifo", S_IFIFO | 0600, 0),
+		  "a FIFO needs CAP_MKFIFOAT, not CAP_MKNODAT");
+	ASSERT_ERRNO(mknodat(b.dfd, "kmsg", S_IFCHR | 0600, makedev(1, 11)),
+		     ECAPMODE, "character device, with the right");
+}
+
 /* A memfd holding an ELF program whose PT_INTERP is `interp`. */
 static int elf_with_interp(const char *interp)
 {
