@@ -73,6 +73,8 @@ enum opt_verdict {
 	X(empty_path, CAP_FSTAT | CAP_FUTIMES, 0,                              \
 	  "an empty path (AT_EMPTY_PATH) or a NULL one (utimensat) acts on "   \
 	  "the descriptor: CAP_FSTAT or CAP_FUTIMES instead of the *at right") \
+	X(lookup_path, CAP_LOOKUP, 0,                                          \
+	  "a path (not AT_EMPTY_PATH) adds CAP_LOOKUP on the dirfd")           \
 	X(mknod_mode, CAP_MKFIFOAT | CAP_MKNODAT, 0,                           \
 	  "a FIFO needs CAP_MKFIFOAT, any other node CAP_MKNODAT")             \
 	X(two_dirfds, 0, 0,                                                    \
@@ -253,8 +255,8 @@ enum opt_rule {
 	  "", OPT_YES, "")                                                     \
 	X(futimesat, 261, 299, OPT_ARG(0), CAP_FUTIMESAT, none, OPT_YES, "",   \
 	  OPT_YES, "")                                                         \
-	X(execveat, 322, 358, OPT_ARG(0), CAP_FEXECVE, none, OPT_YES, "",      \
-	  OPT_YES, "")                                                         \
+	X(execveat, 322, 358, OPT_ARG(0), CAP_FEXECVE, lookup_path, OPT_YES,   \
+	  "", OPT_YES, "")                                                     \
 	X(mkdirat, 258, 296, OPT_ARG(0), CAP_MKDIRAT, none, OPT_YES, "",       \
 	  OPT_YES, "")                                                         \
 	X(mknodat, 259, 297, OPT_ARG(0), CAP_LOOKUP, mknod_mode, OPT_YES, "",  \
