@@ -6,6 +6,7 @@
 #ifndef CAPSICUM_TESTS_MDTABLE_H
 #define CAPSICUM_TESTS_MDTABLE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,27 @@
 #include <criterion/criterion.h>
 
 #define MAX_CELLS 16
+
+/* What the checker found, one line per problem. */
+struct report {
+	char *text;
+	size_t len;
+	FILE *f;
+	int problems;
+};
+
+static inline void problem(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline void problem(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(r->f, fmt, ap);
+	va_end(ap);
+	fputc('\n', r->f);
+	r->problems++;
+}
 
 /*
  * Splits a table line into trimmed cells, in place. A '|' inside

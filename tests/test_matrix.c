@@ -51,27 +51,6 @@ static void add(struct names *s, const char *name, size_t len)
 	s->v[s->n++] = strndup(name, len);
 }
 
-/* What the checker found, one line per problem. */
-struct report {
-	char *text;
-	size_t len;
-	FILE *f;
-	int problems;
-};
-
-static void problem(struct report *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void problem(struct report *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(r->f, fmt, ap);
-	va_end(ap);
-	fputc('\n', r->f);
-	r->problems++;
-}
-
 /*
  * Checks doc against the known test and row names; rows must also be
  * cited by a "yes" row. Returns the number of problems, listed in r.

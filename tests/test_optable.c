@@ -156,26 +156,6 @@ static int op_index(const char *name, size_t len)
 	return -1;
 }
 
-struct report {
-	char *text;
-	size_t len;
-	FILE *f;
-	int problems;
-};
-
-static void problem(struct report *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void problem(struct report *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(r->f, fmt, ap);
-	va_end(ap);
-	fputc('\n', r->f);
-	r->problems++;
-}
-
 /* One right name of the doc: CAP_X, or a CAP_FCNTL_* sub-right. */
 static bool right_named(const char *name, struct rset *out)
 {

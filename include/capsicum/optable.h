@@ -143,9 +143,11 @@ enum opt_rule {
  * for OPT_NO and OPT_PART ("" for OPT_YES). "patched" is the patched
  * 6.12 with the stock hooks still attached.
  *
- * i386 numbers are the syscalls of the same name; the stock side maps
- * none of them to a right (they get the file's floor or are refused,
- * doc/enforcement.md), nor does bpf/fget.bpf.h yet.
+ * i386 numbers are the syscalls of the same name (fstatat64 for
+ * newfstatat; mmap's is old_mmap, mmap2 is 192). No BPF program maps
+ * them to a right yet: the stock hooks give i386 calls the file's floor
+ * or refuse them (doc/enforcement.md), and bpf/fget.bpf.h leaves them
+ * to the stock hooks.
  */
 #define CAPSICUM_OPS(X)                                                        \
 	/* Reads and writes: bpf/syscalls.bpf.h (rw_need_of). */               \
