@@ -77,17 +77,13 @@ static inline int column(char **cells, int n, const char *name)
 /* The whole file as a string. */
 static inline char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	int c;
 
 	cr_assert_not_null(f, "cannot open %s", path);
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, out);
+	cr_assert_neq(getdelim(&buf, &len, '\0', f), -1, "read %s", path);
 	fclose(f);
-	fclose(out);
 	return buf;
 }
 

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
+#include <linux/io_uring.h>
 
 #include <sys/capsicum.h>
 #include <capsicum/optable.h>
@@ -565,4 +566,47 @@ Test(optable, checker_catches_a_wrong_right_and_verdict)
 		     good, "a wrong verdict is caught");
 	cr_expect_gt(check_fixture("| `CAP_NOSUCH` | `writev` | yes | x |\n"),
 		     good, "an unknown right is caught");
+}
+
+/*
+ * The io_uring rows: the opcode is the kernel's (where the host's
+ * <linux/io_uring.h> has it), and doc/enforcement.md says, after
+ * naming the opcode in backticks, the right the table gives it.
+ */
+Test(optable, uring_rows_match_the_header_and_the_doc)
+{
+	static const struct {
+		const char *name;
+		int opcode;
+		uint64_t rights;
+	} uring[] = {
+#define URING_ROW(name_, opcode_, rights_, stock, patched)                     \
+	{ #name_, (opcode_), (rights_) },
+		CAPSICUM_URING_OPS(URING_ROW)
+#undef URING_ROW
+	};
+	char *doc = slurp(MATRIX_DOC);
+
+	cr_expect_eq(uring[0].opcode, IORING_OP_URING_CMD,
+		     "URING_CMD's opcode");
+	for (size_t i = 0; i < sizeof(uring) / sizeof(uring[0]); i++) {
+		char tick[64], name[64] = "";
+		const char *p;
+		struct rset r = { { 0, 0 }, 0 };
+
+		snprintf(tick, sizeof(tick), "`%s`", uring[i].name);
+		p = strstr(doc, tick);
+		cr_expect_not_null(p, "%s: `%s` is not in the doc", MATRIX_DOC,
+				   uring[i].name);
+		if (!p || !(p = strstr(p + strlen(tick), "`CAP_")))
+			continue;
+		sscanf(p + 1, "%63[A-Z_]", name);
+		cr_expect(right_named(name, &r) &&
+				  rset_within(r, rset_of(uring[i].rights)) &&
+				  rset_within(rset_of(uring[i].rights), r),
+			  "%s: `%s` needs %s in the doc, %#" PRIx64
+			  " in the table",
+			  MATRIX_DOC, uring[i].name, name, uring[i].rights);
+	}
+	free(doc);
 }

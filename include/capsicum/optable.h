@@ -326,4 +326,17 @@ enum opt_rule {
 	X(waitid, 247, 284, OPT_ARG(1), CAP_PDWAIT, none, OPT_LIB,             \
 	  OPT_WHY_PDWAIT, OPT_YES, "")
 
+/*
+ * io_uring opcodes with a right of their own. A request names no
+ * descriptor the hooks can attribute, so the right is checked against
+ * the file's floor (its low where the table has none); other requests
+ * on a file (reads, writes, sends) get their syscall's right the same
+ * way, and those that resolve a path are refused (doc/enforcement.md).
+ *
+ *	X(name, opcode, rights, stock, patched)
+ */
+#define CAPSICUM_URING_OPS(X)                                                  \
+	X(URING_CMD, 46, CAP_IOCTL, OPT_YES, OPT_YES)                          \
+	X(FTRUNCATE, 55, CAP_FTRUNCATE, OPT_YES, OPT_YES)
+
 #endif /* _CAPSICUM_OPTABLE_H */
