@@ -297,6 +297,8 @@ $(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCASPER_A) $(LIBCAPSICUM_A)
 $(O)/tests/test_matrix.o: CFLAGS += -DSELFTESTS_BIN='"$(abspath $(SELFTESTS))"' \
 	-DMATRIX_DOC='"$(abspath doc/enforcement.md)"' \
 	-DSECURITY_DOC='"$(abspath doc/security.md)"'
+$(O)/tests/test_optable.o: CFLAGS += -DSELFTESTS_BIN='"$(abspath $(SELFTESTS))"' \
+	-DMATRIX_DOC='"$(abspath doc/enforcement.md)"'
 
 # --- fuzzing (doc/security.md, "Testing") -----------------------------------
 # Host targets under libFuzzer, with ASan and UBSan: what capctl and

@@ -12,6 +12,7 @@
 #include "run_child.h"
 
 #include <bpf/libbpf.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -127,16 +128,28 @@ static unsigned int timeout_s(void)
 	return *end || !n || n > 86400 ? DEFAULT_TIMEOUT_S : (unsigned int)n;
 }
 
-/* "test NAME" and "row NAME" lines, for tests/test_matrix.c. */
+/*
+ * "test NAME" and "row NAME" lines, for tests/test_matrix.c; a row that
+ * carries its right says it after a tab, "row NAME\t0x...", for
+ * tests/test_optable.c.
+ */
 static int list(void)
 {
 	for (struct selftest *t = tests; t; t = t->next)
 		printf("test %s\n", t->name);
 	for (struct selftest_rows *r = row_tables; r; r = r->next)
-		for (size_t i = 0; i < r->count; i++)
-			printf("row %s\n",
-			       *(const char *const *)((const char *)r->rows +
-						      i * r->size));
+		for (size_t i = 0; i < r->count; i++) {
+			const char *row = (const char *)r->rows + i * r->size;
+			uint64_t right;
+
+			printf("row %s", *(const char *const *)row);
+			if (r->right_off >= 0) {
+				memcpy(&right, row + r->right_off,
+				       sizeof(right));
+				printf("\t%#018" PRIx64, right);
+			}
+			putchar('\n');
+		}
 	return fflush(stdout) ? 1 : 0;
 }
 

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
@@ -29,6 +30,8 @@ struct selftest {
 struct selftest_rows {
 	const void *rows;
 	size_t count, size; /* every row starts with `const char *name` */
+	/* Where a row's `uint64_t right` is, or -1: --list prints it. */
+	ptrdiff_t right_off;
 	struct selftest_rows *next;
 };
 
@@ -59,14 +62,28 @@ int selftest_wait(pid_t pid);
 	static void selftest_fn_##name(void)
 
 /* Registers a static array of rows whose first member is `name`. */
-#define SELFTEST_ROWS(tbl)                                                     \
+#define SELFTEST_ROWS(tbl) SELFTEST_ROWS_AT(tbl, -1)
+
+/*
+ * The same for rows that also carry the right they test, a `uint64_t
+ * right` member: --list prints it, and tests/test_optable.c checks it
+ * against include/capsicum/optable.h.
+ */
+#define SELFTEST_ROWS_RIGHT(tbl)                                               \
+	_Static_assert(__builtin_types_compatible_p(                           \
+			       __typeof__((tbl)[0].right), uint64_t),          \
+		       #tbl ": `right` must be a uint64_t");                   \
+	SELFTEST_ROWS_AT(tbl, offsetof(__typeof__((tbl)[0]), right))
+
+#define SELFTEST_ROWS_AT(tbl, right_at)                                        \
 	_Static_assert(                                                        \
 		offsetof(__typeof__((tbl)[0]), name) == 0 &&                   \
 			__builtin_types_compatible_p(                          \
 				__typeof__((tbl)[0].name), const char *),      \
 		#tbl ": `const char *name` must be the first member");         \
 	static struct selftest_rows selftest_rows_##tbl = {                    \
-		(tbl), sizeof(tbl) / sizeof((tbl)[0]), sizeof((tbl)[0]), NULL  \
+		(tbl), sizeof(tbl) / sizeof((tbl)[0]), sizeof((tbl)[0]),       \
+		(right_at), NULL                                               \
 	};                                                                     \
 	__attribute__((constructor)) static void selftest_reg_rows_##tbl(void) \
 	{                                                                      \

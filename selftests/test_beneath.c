@@ -278,7 +278,7 @@ static const struct at_case at_cases[] = {
 	{ "readlinkat", CAP_LOOKUP, op_readlinkat },
 	{ "openat O_TMPFILE needs create", CAP_CREATE, op_tmpfile },
 };
-SELFTEST_ROWS(at_cases);
+SELFTEST_ROWS_RIGHT(at_cases);
 
 /*
  * Runs one case on a fresh tree. Its dirfd is restricted either way:

@@ -873,7 +873,7 @@ static const struct right_case cases[] = {
 	{ "fcntl get_seals needs fstat", CAP_FSTAT, MEMFD, op_get_seals },
 	{ "fcntl add_seals needs fchmod", CAP_FCHMOD, MEMFD, op_add_seals },
 };
-SELFTEST_ROWS(cases)
+SELFTEST_ROWS_RIGHT(cases)
 
 /* The xattr rows need a namespace tmpfs offers this run: see below. */
 static const struct right_case xattr_cases[] = {
@@ -881,7 +881,7 @@ static const struct right_case xattr_cases[] = {
 	{ "fsetxattr", CAP_EXTATTR_SET, XATTR_FILE, op_fsetxattr },
 	{ "fremovexattr", CAP_EXTATTR_DELETE, XATTR_FILE, op_fremovexattr },
 };
-SELFTEST_ROWS(xattr_cases)
+SELFTEST_ROWS_RIGHT(xattr_cases)
 
 /*
  * Rights an operation must not need: it succeeds without them. Catches a
@@ -910,7 +910,7 @@ static const struct right_case unneeded_cases[] = {
 	{ "fcntl get_seals needs no fcntl", CAP_FCNTL, MEMFD, op_get_seals },
 	{ "fcntl add_seals needs no fcntl", CAP_FCNTL, MEMFD, op_add_seals },
 };
-SELFTEST_ROWS(unneeded_cases)
+SELFTEST_ROWS_RIGHT(unneeded_cases)
 
 static int make_fd(enum kind kind)
 {

@@ -18,6 +18,8 @@
 
 #include <criterion/criterion.h>
 
+#include "mdtable.h"
+
 #ifndef SELFTESTS_BIN
 #error "SELFTESTS_BIN: the selftest binary (set by the Makefile)"
 #endif
@@ -29,7 +31,6 @@
 #endif
 
 #define MAX_NAMES 1024
-#define MAX_CELLS 16
 
 struct names {
 	char *v[MAX_NAMES];
@@ -48,65 +49,6 @@ static void add(struct names *s, const char *name, size_t len)
 {
 	cr_assert_lt(s->n, MAX_NAMES, "more than %d names", MAX_NAMES);
 	s->v[s->n++] = strndup(name, len);
-}
-
-/* What the checker found, one line per problem. */
-struct report {
-	char *text;
-	size_t len;
-	FILE *f;
-	int problems;
-};
-
-static void problem(struct report *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void problem(struct report *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(r->f, fmt, ap);
-	va_end(ap);
-	fputc('\n', r->f);
-	r->problems++;
-}
-
-/*
- * Splits a table line into trimmed cells, in place. A '|' inside
- * backticks belongs to the cell. Returns the number of cells.
- */
-static int split_cells(char *line, char **cells)
-{
-	int n = 0;
-	bool code = false;
-	char *start;
-
-	if (*line != '|')
-		return 0;
-	start = ++line;
-	for (char *p = line; *p; p++) {
-		if (*p == '`')
-			code = !code;
-		if (*p != '|' || code)
-			continue;
-		*p = '\0';
-		while (*start == ' ')
-			start++;
-		for (char *e = p - 1; e >= start && *e == ' '; e--)
-			*e = '\0';
-		if (n < MAX_CELLS)
-			cells[n++] = start;
-		start = p + 1;
-	}
-	return n;
-}
-
-static int column(char **cells, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(cells[i], name))
-			return i;
-	return -1;
 }
 
 /*
@@ -177,22 +119,6 @@ static int check_matrix(const char *doc, const struct names *known,
 	return r->problems;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	int c;
-
-	cr_assert_not_null(f, "cannot open %s", path);
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, out);
-	fclose(f);
-	fclose(out);
-	return buf;
-}
-
 /* The names `capsicum_selftests --list` knows: tests and table rows. */
 static void load_known(struct names *known, struct names *rows)
 {
@@ -207,6 +133,9 @@ static void load_known(struct names *known, struct names *rows)
 
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
+		/* A row's right follows a tab (tests/test_optable.c). */
+		if (row && strchr(line, '\t'))
+			*strchr(line, '\t') = '\0';
 		if (row || !strncmp(line, "test ", 5)) {
 			const char *name = line + (row ? 4 : 5);
 

@@ -14,18 +14,8 @@
 
 #include <criterion/criterion.h>
 
-/* The whole file as a string (the test runs from the repository root). */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0;
-
-	cr_assert_not_null(f, "cannot open %s", path);
-	cr_assert_neq(getdelim(&buf, &len, '\0', f), -1, "read %s", path);
-	fclose(f);
-	return buf;
-}
+/* slurp(): the test runs from the repository root. */
+#include "mdtable.h"
 
 /* Is `name` in backticks, alone or as a call, in doc? */
 static bool documented(const char *doc, const char *name)

@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * include/capsicum/optable.h against what restates it:
+ *
+ * - doc/enforcement.md, cell by cell: a row of its stock or patched table
+ *   whose right column names rights and whose syscall column names table
+ *   syscalls must name only rights those syscalls need (their rights, or
+ *   their rule's), some right of each, and say the table's verdict
+ *   ("yes" for OPT_YES, "no: REASON" with the table's reason for OPT_NO,
+ *   either for OPT_PART, "libcapsicum only: REASON" for OPT_LIB); each
+ *   table row's rights appear in the doc, with each verdict it has.
+ * - the selftest rows that carry a right (`capsicum_selftests --list`
+ *   prints it after the name): the right is one the syscall the row is
+ *   named after needs.
+ * - the BPF side's syscall numbers (the NR_ defines of bpf/).
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <linux/io_uring.h>
+
+#include <sys/capsicum.h>
+#include <capsicum/optable.h>
+#include <capsicum/rights_names.h>
+
+#include "mdtable.h"
+
+#ifndef SELFTESTS_BIN
+#error "SELFTESTS_BIN: the selftest binary (set by the Makefile)"
+#endif
+#ifndef MATRIX_DOC
+#error "MATRIX_DOC: doc/enforcement.md (set by the Makefile)"
+#endif
+
+/* Rights as two plain words (index bits dropped) and fcntl sub-rights. */
+struct rset {
+	uint64_t w[2];
+	uint64_t fcntls;
+};
+
+static struct rset rset_of(uint64_t v)
+{
+	struct rset r = { { 0, 0 }, 0 };
+	uint64_t idx = (v & CAP_RIGHTS_INDEX_MASK) >> CAP_RIGHTS_INDEX_SHIFT;
+
+	if (!idx)
+		r.fcntls = v; /* no index bit: a CAP_FCNTL_* sub-right */
+	else
+		r.w[idx == 1 ? 0 : 1] = v & CAP_RIGHTS_BITS_MASK;
+	return r;
+}
+
+static void rset_add(struct rset *a, struct rset b)
+{
+	a->w[0] |= b.w[0];
+	a->w[1] |= b.w[1];
+	a->fcntls |= b.fcntls;
+}
+
+static bool rset_empty(struct rset a)
+{
+	return !a.w[0] && !a.w[1] && !a.fcntls;
+}
+
+static bool rset_within(struct rset a, struct rset b)
+{
+	return !(a.w[0] & ~b.w[0]) && !(a.w[1] & ~b.w[1]) &&
+	       !(a.fcntls & ~b.fcntls);
+}
+
+static bool rset_meets(struct rset a, struct rset b)
+{
+	return (a.w[0] & b.w[0]) || (a.w[1] & b.w[1]) || (a.fcntls & b.fcntls);
+}
+
+struct rule {
+	const char *name;
+	uint64_t may, fcntls;
+};
+
+static const struct rule rules[] = {
+#define RULE_ROW(rule, may_, fcntls_, what)                                    \
+	[OPT_RULE_##                                                           \
+		rule] = { .name = #rule, .may = (may_), .fcntls = (fcntls_) },
+	CAPSICUM_OPT_RULES(RULE_ROW)
+#undef RULE_ROW
+};
+
+struct op {
+	const char *name;
+	int nr64, nr32;
+	unsigned int fds;
+	uint64_t rights;
+	enum opt_rule rule;
+	enum opt_verdict verdict[2]; /* stock, patched */
+	const char *why[2];
+};
+
+enum { STOCK, PATCHED };
+
+static const struct op ops[] = {
+#define OP_ROW(name_, nr64_, nr32_, fds_, rights_, rule_, stock, stock_why,    \
+	       patched, patched_why)                                           \
+	{ .name = #name_,                                                      \
+	  .nr64 = (nr64_),                                                     \
+	  .nr32 = (nr32_),                                                     \
+	  .fds = (fds_),                                                       \
+	  .rights = (rights_),                                                 \
+	  .rule = OPT_RULE_##rule_,                                            \
+	  .verdict = { stock, patched },                                       \
+	  .why = { stock_why, patched_why } },
+	CAPSICUM_OPS(OP_ROW)
+#undef OP_ROW
+};
+
+#define NOPS (sizeof(ops) / sizeof(ops[0]))
+
+/* What the row's rights and its rule together can ask for. */
+static struct rset op_may(const struct op *o)
+{
+	struct rset r = rset_of(o->rights);
+
+	if (rules[o->rule].may)
+		rset_add(&r, rset_of(rules[o->rule].may));
+	r.fcntls |= rules[o->rule].fcntls;
+	return r;
+}
+
+/* libc's and the doc's other names for table syscalls. */
+static const char *const aliases[][2] = {
+	{ "fstatat", "newfstatat" }, { "futimens", "utimensat" },
+	{ "fexecve", "execveat" },   { "send", "sendto" },
+	{ "recv", "recvfrom" },	     { "pread", "pread64" },
+	{ "pwrite", "pwrite64" },
+};
+
+/* The op named by the first len bytes of name, or -1. */
+static int op_index(const char *name, size_t len)
+{
+	for (size_t a = 0; a < sizeof(aliases) / sizeof(aliases[0]); a++)
+		if (strlen(aliases[a][0]) == len &&
+		    !strncmp(aliases[a][0], name, len)) {
+			name = aliases[a][1];
+			len = strlen(name);
+		}
+	for (size_t i = 0; i < NOPS; i++)
+		if (strlen(ops[i].name) == len &&
+		    !strncmp(ops[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+/* One right name of the doc: CAP_X, or a CAP_FCNTL_* sub-right. */
+static bool right_named(const char *name, struct rset *out)
+{
+	static const struct {
+		const char *name;
+		uint64_t v;
+	} fcntls[] = {
+		{ "CAP_FCNTL_GETFL", CAP_FCNTL_GETFL },
+		{ "CAP_FCNTL_SETFL", CAP_FCNTL_SETFL },
+		{ "CAP_FCNTL_GETOWN", CAP_FCNTL_GETOWN },
+		{ "CAP_FCNTL_SETOWN", CAP_FCNTL_SETOWN },
+	};
+	cap_rights_t r;
+
+	for (size_t i = 0; i < sizeof(fcntls) / sizeof(fcntls[0]); i++)
+		if (!strcmp(name, fcntls[i].name)) {
+			*out = rset_of(fcntls[i].v);
+			return true;
+		}
+	if (strncmp(name, "CAP_", 4) || capsicum_rights_parse(name, &r))
+		return false;
+	out->w[0] = r.cr_rights[0] & CAP_RIGHTS_BITS_MASK;
+	out->w[1] = r.cr_rights[1] & CAP_RIGHTS_BITS_MASK;
+	out->fcntls = 0;
+	return true;
+}
+
+/*
+ * The rights a right cell names, in backticks: `CAP_A`, `CAP_A_X/Y/Z`
+ * (CAP_A_X, CAP_A_Y, CAP_A_Z), `_SUFFIX` after a name (`CAP_MMAP` (+
+ * `_R`), `CAP_RENAMEAT_SOURCE` / `_TARGET`). `CAP_X_*` stands for a
+ * family and names nothing. Unknown names are problems.
+ */
+static struct rset cell_rights(const char *cell, int lineno, struct report *rep)
+{
+	struct rset all = { { 0, 0 }, 0 }, one;
+	char prev[128] = "", name[128];
+
+	for (const char *p = cell; (p = strchr(p, '`'));) {
+		const char *end = strchr(++p, '`');
+		char tok[96], *part, *save;
+
+		if (!end)
+			break;
+		snprintf(tok, sizeof(tok), "%.*s", (int)(end - p), p);
+		p = end + 1;
+		if ((strncmp(tok, "CAP_", 4) && tok[0] != '_') ||
+		    strchr(tok, '*'))
+			continue;
+		for (part = strtok_r(tok, "/", &save); part;
+		     part = strtok_r(NULL, "/", &save)) {
+			bool ok;
+
+			if (!strncmp(part, "CAP_", 4)) {
+				snprintf(name, sizeof(name), "%s", part);
+				ok = right_named(name, &one);
+			} else {
+				/* A suffix of the name before. */
+				char *us = strrchr(prev, '_');
+
+				snprintf(name, sizeof(name), "%s%s%s", prev,
+					 part[0] == '_' ? "" : "_", part);
+				ok = right_named(name, &one);
+				if (!ok && us && us > prev + 3) {
+					snprintf(name, sizeof(name), "%.*s%s%s",
+						 (int)(us - prev), prev,
+						 part[0] == '_' ? "" : "_",
+						 part);
+					ok = right_named(name, &one);
+				}
+			}
+			if (!ok) {
+				problem(rep, "line %d: no right is called %s",
+					lineno, name);
+				continue;
+			}
+			rset_add(&all, one);
+			/* Suffixes after a slash replace the last part. */
+			if (!strncmp(part, "CAP_", 4) || !prev[0])
+				snprintf(prev, sizeof(prev), "%s", name);
+		}
+	}
+	return all;
+}
+
+/* The table syscalls a syscall cell names in backticks, as a mask. */
+static int cell_ops(const char *cell, bool named[NOPS])
+{
+	int n = 0;
+
+	memset(named, 0, NOPS * sizeof(named[0]));
+	for (const char *p = cell; (p = strchr(p, '`'));) {
+		const char *end = strchr(++p, '`');
+		size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		int i;
+
+		if (!end)
+			break;
+		if (len && (i = op_index(p, len)) >= 0 && !named[i]) {
+			named[i] = true;
+			n++;
+		}
+		p = end + 1;
+	}
+	return n;
+}
+
+/* What the doc says of each table row, per kernel. */
+struct seen {
+	bool yes, no_why, lib_why;
+	bool named;
+};
+
+static const char *verdict_word(enum opt_verdict v)
+{
+	switch (v) {
+	case OPT_YES:
+		return "yes";
+	case OPT_PART:
+		return "partly";
+	case OPT_NO:
+		return "no";
+	case OPT_LIB:
+		return "libcapsicum only";
+	}
+	return "?";
+}
+
+/* Checks doc against the table; returns the number of problems. */
+static int check_doc(const char *doc, struct report *rep)
+{
+	static struct seen seen[NOPS][2];
+	struct rset said[NOPS];
+	char *copy = strdup(doc), *rest = copy, *line, *cells[MAX_CELLS];
+	int kind = -1, right = -1, verdict = -1, lineno = 0;
+	bool in_table = false, named[NOPS];
+
+	memset(seen, 0, sizeof(seen));
+	memset(said, 0, sizeof(said));
+	rep->f = open_memstream(&rep->text, &rep->len);
+	while ((line = strsep(&rest, "\n"))) {
+		int n = split_cells(line, cells);
+		struct rset d, any = { { 0, 0 }, 0 };
+		enum opt_verdict v;
+
+		lineno++;
+		if (!n) {
+			in_table = false;
+			continue;
+		}
+		if (!in_table) {
+			in_table = true;
+			right = column(cells, n, "right");
+			kind = STOCK;
+			verdict = column(cells, n, "stock");
+			if (verdict < 0) {
+				kind = PATCHED;
+				verdict = column(cells, n, "patched");
+			}
+			continue;
+		}
+		if (right < 0 || verdict < 0 || verdict >= n || n < 2 ||
+		    !strncmp(cells[0], "---", 3))
+			continue;
+		/*
+		 * The syscall column follows the right column; "inherited:"
+		 * there says how a right passes on, not what a call needs.
+		 */
+		d = cell_rights(cells[right], lineno, rep);
+		if (rset_empty(d) || !cell_ops(cells[right + 1], named) ||
+		    !strncmp(cells[right + 1], "inherited:", 10))
+			continue;
+		if (!strncmp(cells[verdict], "yes", 3))
+			v = OPT_YES;
+		else if (!strncmp(cells[verdict], "no", 2))
+			v = OPT_NO;
+		else if (!strncmp(cells[verdict], "libcapsicum only", 16))
+			v = OPT_LIB;
+		else {
+			problem(rep,
+				"line %d: verdict \"%s\" is none of yes, "
+				"no, libcapsicum only",
+				lineno, cells[verdict]);
+			continue;
+		}
+		for (size_t i = 0; i < NOPS; i++) {
+			const struct op *o = &ops[i];
+			enum opt_verdict t = o->verdict[kind];
+			struct rset may = op_may(o);
+			char want[1024];
+
+			if (!named[i])
+				continue;
+			rset_add(&any, may);
+			rset_add(&said[i], d);
+			seen[i][kind].named = true;
+			if (!rset_meets(d, may))
+				problem(rep,
+					"line %d: `%s` needs none of "
+					"the rights the row names",
+					lineno, o->name);
+			if (!(v == t || (t == OPT_PART && v != OPT_LIB)))
+				problem(rep,
+					"line %d: `%s` is \"%s\" here, "
+					"\"%s\" in the table (%s)",
+					lineno, o->name, verdict_word(v),
+					verdict_word(t),
+					kind == STOCK ? "stock" : "patched");
+			if (v == OPT_YES)
+				seen[i][kind].yes = true;
+			snprintf(want, sizeof(want), "%s: %s",
+				 v == OPT_LIB ? "libcapsicum only" : "no",
+				 o->why[kind]);
+			if (v == OPT_NO && !strcmp(cells[verdict], want))
+				seen[i][kind].no_why = true;
+			if (v == OPT_LIB && !strcmp(cells[verdict], want))
+				seen[i][kind].lib_why = true;
+		}
+		if (!rset_within(d, any))
+			problem(rep,
+				"line %d (%s): a right none of its "
+				"syscalls needs",
+				lineno, cells[right]);
+	}
+	for (size_t i = 0; i < NOPS; i++) {
+		const struct op *o = &ops[i];
+
+		if (!rset_within(rset_of(o->rights), said[i]))
+			problem(rep,
+				"`%s`: the doc does not name all its "
+				"rights (%#" PRIx64 ")",
+				o->name, o->rights);
+		for (int k = STOCK; k <= PATCHED; k++) {
+			enum opt_verdict t = o->verdict[k];
+			const struct seen *s = &seen[i][k];
+			const char *which = k == STOCK ? "stock" : "patched";
+
+			/* The patched table lists what differs. */
+			if (k == PATCHED && t == o->verdict[STOCK])
+				continue;
+			if ((t == OPT_YES || t == OPT_PART) && !s->yes)
+				problem(rep,
+					"`%s`: no \"yes\" row in the %s "
+					"table",
+					o->name, which);
+			if ((t == OPT_NO || t == OPT_PART) && !s->no_why)
+				problem(rep,
+					"`%s`: no row of the %s table "
+					"says \"no: %s\"",
+					o->name, which, o->why[k]);
+			if (t == OPT_LIB && !s->lib_why)
+				problem(rep,
+					"`%s`: no row of the %s table "
+					"says \"libcapsicum only: %s\"",
+					o->name, which, o->why[k]);
+		}
+	}
+	fclose(rep->f);
+	free(copy);
+	return rep->problems;
+}
+
+Test(optable, doc_rights_and_verdicts_match_the_table)
+{
+	struct report r = { .problems = 0 };
+	char *doc = slurp(MATRIX_DOC);
+
+	cr_expect_eq(check_doc(doc, &r), 0,
+		     "%s disagrees with include/capsicum/optable.h:\n%s",
+		     MATRIX_DOC, r.text);
+	free(r.text);
+	free(doc);
+}
+
+/* The table is well formed: one row per name, one rights word a row. */
+Test(optable, rows_are_well_formed)
+{
+	for (size_t i = 0; i < NOPS; i++) {
+		uint64_t idx = ops[i].rights & CAP_RIGHTS_INDEX_MASK;
+
+		cr_expect(idx && !(idx & (idx - 1)),
+			  "%s: rights of more than one word", ops[i].name);
+		cr_expect_geq(ops[i].nr64, 0, "%s: no x86-64 number",
+			      ops[i].name);
+		for (size_t j = 0; j < i; j++) {
+			cr_expect(strcmp(ops[i].name, ops[j].name),
+				  "%s: two rows", ops[i].name);
+			cr_expect_neq(ops[i].nr64, ops[j].nr64,
+				      "%s and %s: one x86-64 number",
+				      ops[i].name, ops[j].name);
+		}
+		cr_expect((ops[i].verdict[STOCK] == OPT_YES) ==
+				  !*ops[i].why[STOCK],
+			  "%s: a stock reason exactly when not \"yes\"",
+			  ops[i].name);
+		cr_expect((ops[i].verdict[PATCHED] == OPT_YES) ==
+				  !*ops[i].why[PATCHED],
+			  "%s: a patched reason exactly when not \"yes\"",
+			  ops[i].name);
+	}
+}
+
+/* bpf/'s NR_name defines agree with the table's x86-64 numbers. */
+Test(optable, bpf_syscall_numbers_match_the_table)
+{
+	static const char *const headers[] = {
+		"bpf/syscalls.bpf.h", "bpf/syscalls_at.bpf.h",
+		"bpf/fget.bpf.h",     "bpf/hooks_sock.bpf.h",
+		"bpf/state.bpf.h",
+	};
+	/* The descriptor syscalls' own tables: each number is a row. */
+	static const char *const own[] = { "bpf/syscalls.bpf.h",
+					   "bpf/fget.bpf.h" };
+
+	for (size_t h = 0; h < sizeof(headers) / sizeof(headers[0]); h++) {
+		char *text = slurp(headers[h]), *p = text, name[64];
+		int nr, i;
+
+		while ((p = strstr(p, "#define NR_"))) {
+			p += strlen("#define NR_");
+			if (sscanf(p, "%63[a-z0-9_] %d", name, &nr) != 2)
+				continue;
+			i = op_index(name, strlen(name));
+			if (i >= 0)
+				cr_expect_eq(ops[i].nr64, nr,
+					     "%s: NR_%s is %d, the table %d",
+					     headers[h], name, nr, ops[i].nr64);
+			for (size_t k = 0; k < 2; k++)
+				if (!strcmp(headers[h], own[k]))
+					cr_expect_geq(i, 0,
+						      "%s: NR_%s has no table "
+						      "row",
+						      headers[h], name);
+		}
+		free(text);
+	}
+}
+
+/*
+ * Each selftest row that carries its right (`--list` prints it after a
+ * tab) is named after a table syscall (its first word) and tests a
+ * right that syscall needs, by its rights or its rule.
+ */
+Test(optable, selftest_rows_test_a_right_the_table_gives)
+{
+	FILE *list = popen(SELFTESTS_BIN " --list", "r");
+	char *line = NULL, *tab;
+	size_t cap = 0;
+	int rows = 0;
+
+	cr_assert_not_null(list, "cannot run %s --list", SELFTESTS_BIN);
+	while (getline(&line, &cap, list) > 0) {
+		uint64_t right;
+		size_t len;
+		int i;
+
+		if (strncmp(line, "row ", 4) || !(tab = strchr(line, '\t')))
+			continue;
+		*tab = '\0';
+		right = strtoull(tab + 1, NULL, 16);
+		len = strcspn(line + 4, " ");
+		i = op_index(line + 4, len);
+		rows++;
+		cr_expect_geq(i, 0, "row `%s`: `%.*s` is no table syscall",
+			      line + 4, (int)len, line + 4);
+		if (i < 0)
+			continue;
+		cr_expect(rset_within(rset_of(right), op_may(&ops[i])),
+			  "row `%s` tests %#" PRIx64 ", which the table does "
+			  "not give `%s` (rights %#" PRIx64 ", rule %s)",
+			  line + 4, right, ops[i].name, ops[i].rights,
+			  rules[ops[i].rule].name);
+	}
+	free(line);
+	cr_assert_eq(pclose(list), 0, "%s --list failed", SELFTESTS_BIN);
+	cr_expect_gt(rows, 0, "--list printed no row with a right");
+}
+
+/* The checker itself, on small pages. */
+static int check_fixture(const char *rows)
+{
+	struct report r = { .problems = 0 };
+	char *doc;
+	int n;
+
+	cr_assert_gt(asprintf(&doc,
+			      "| right | syscall | stock | proof |\n"
+			      "|---|---|---|---|\n%s",
+			      rows),
+		     0);
+	n = check_doc(doc, &r);
+	free(r.text);
+	free(doc);
+	return n;
+}
+
+Test(optable, checker_catches_a_wrong_right_and_verdict)
+{
+	/* With no rows every table row is missing: compare with a good one. */
+	int none = check_fixture("");
+	int good = check_fixture("| `CAP_WRITE` | `writev` | yes | x |\n");
+
+	cr_expect_lt(good, none, "writev's right and verdict are found");
+	cr_expect_gt(check_fixture("| `CAP_READ` | `writev` | yes | x |\n"),
+		     good, "a wrong right is caught");
+	cr_expect_gt(check_fixture("| `CAP_WRITE` | `writev` | no: x | |\n"),
+		     good, "a wrong verdict is caught");
+	cr_expect_gt(check_fixture("| `CAP_NOSUCH` | `writev` | yes | x |\n"),
+		     good, "an unknown right is caught");
+}
+
+/*
+ * The io_uring rows: the opcode is the kernel's (where the host's
+ * <linux/io_uring.h> has it), and doc/enforcement.md says, after
+ * naming the opcode in backticks, the right the table gives it.
+ */
+Test(optable, uring_rows_match_the_header_and_the_doc)
+{
+	static const struct {
+		const char *name;
+		int opcode;
+		uint64_t rights;
+	} uring[] = {
+#define URING_ROW(name_, opcode_, rights_, stock, patched)                     \
+	{ #name_, (opcode_), (rights_) },
+		CAPSICUM_URING_OPS(URING_ROW)
+#undef URING_ROW
+	};
+	char *doc = slurp(MATRIX_DOC);
+
+	cr_expect_eq(uring[0].opcode, IORING_OP_URING_CMD,
+		     "URING_CMD's opcode");
+	for (size_t i = 0; i < sizeof(uring) / sizeof(uring[0]); i++) {
+		char tick[64], name[64] = "";
+		const char *p;
+		struct rset r = { { 0, 0 }, 0 };
+
+		snprintf(tick, sizeof(tick), "`%s`", uring[i].name);
+		p = strstr(doc, tick);
+		cr_expect_not_null(p, "%s: `%s` is not in the doc", MATRIX_DOC,
+				   uring[i].name);
+		if (!p || !(p = strstr(p + strlen(tick), "`CAP_")))
+			continue;
+		sscanf(p + 1, "%63[A-Z_]", name);
+		cr_expect(right_named(name, &r) &&
+				  rset_within(r, rset_of(uring[i].rights)) &&
+				  rset_within(rset_of(uring[i].rights), r),
+			  "%s: `%s` needs %s in the doc, %#" PRIx64
+			  " in the table",
+			  MATRIX_DOC, uring[i].name, name, uring[i].rights);
+	}
+	free(doc);
+}
