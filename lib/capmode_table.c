@@ -168,9 +168,10 @@ static const uint32_t socket_type_no[] = { SOCK_RAW, SOCK_PACKET };
 #define P_XATTR "FreeBSD allows only extattr_*_fd"
 #define P_AT	"FreeBSD allows it relative to a dirfd; BPF checks beneath"
 #define P_NOHOOK                                                               \
-	"FreeBSD allows it relative to a dirfd; its one LSM hook, "            \
-	"inode_permission, sees an inode, not the path that reached it, so "   \
-	"beneath cannot be checked"
+	"FreeBSD allows it relative to a dirfd; its walk is confined, but "    \
+	"its final check, inode_permission, sees an inode, not the path that " \
+	"reached it (a trailing .. or a hard link), so the object cannot be "  \
+	"checked beneath"
 #define P_GONE	 "not implemented on x86-64 Linux"
 #define P_MEM	 "caller's own address space; FreeBSD allows the VM calls"
 #define P_PRIV	 "system administration; FreeBSD denies"
