@@ -243,13 +243,17 @@ static void answer_status(struct abuf *b)
 
 /*
  * The newest denials of the audit log the peer may see, from its last
- * QUERY_AUDIT_SCAN bytes, as many as fit in an answer.
+ * QUERY_AUDIT_SCAN bytes, as many as fit in an answer; a follower gets
+ * the newest QUERY_FOLLOW_BACKLOG bytes' worth (as tail -f starts with
+ * the last lines), so the live ones that follow never wait behind a
+ * megabyte of history.
  */
 static void answer_audit(const struct query_server *q,
 			 const struct query_client *c, struct abuf *b)
 {
 	const size_t room =
-		(QUERY_ANSWER_MAX - b->len) / sizeof(struct capsicum_denial);
+		(c->follow ? QUERY_FOLLOW_BACKLOG : QUERY_ANSWER_MAX - b->len) /
+		sizeof(struct capsicum_denial);
 	struct capsicum_denial *ring = NULL;
 	size_t n = 0, seen = 0;
 	char *line = NULL;
