@@ -1304,6 +1304,30 @@ static bool audit_follow_shows(const char *comm)
 	return found;
 }
 
+/*
+ * Whether this user's own earlier processes filled the audit log past
+ * what one answer holds (the answer is cut at a full 1 MiB): then the
+ * daemon is still writing, or dropping, their flood, and a denial made
+ * now cannot be seen in time. Said as a skip, never taken for a pass.
+ */
+static bool user_flooded(bool root)
+{
+	const int full =
+		(int)((QUERY_ANSWER_MAX - sizeof(struct query_answer_head)) /
+		      sizeof(struct capsicum_denial));
+	int n;
+
+	if (root)
+		return false;
+	n = audit_lines_with("{\"time_ns\":");
+	if (n < full)
+		return false;
+	printf("    %d denials of uid %u fill the answer\n", n,
+	       (unsigned int)getuid());
+	selftest_skip("this uid's earlier tests flood the audit log");
+	return true;
+}
+
 SELFTEST(daemon_capctl_audit_shows_a_user_only_their_denials)
 {
 	char comm[16];
@@ -1312,11 +1336,15 @@ SELFTEST(daemon_capctl_audit_shows_a_user_only_their_denials)
 	need_daemon_any_user();
 	snprintf(comm, sizeof(comm), "cap-own-%u", (unsigned int)getuid());
 	/* The log may hold megabytes of other tests' denials: scanned. */
-	if (!ASSERT_TRUE(audit_denial_shown(comm) > 0,
-			 "capctl audit shows the user's denial"))
+	if (audit_denial_shown(comm) <= 0) {
+		if (user_flooded(root))
+			return;
+		ASSERT_TRUE(false, "capctl audit shows the user's denial");
 		return;
-	ASSERT_TRUE(audit_follow_shows(comm),
-		    "capctl audit --follow shows the user's denial");
+	}
+	if (!audit_follow_shows(comm) && !user_flooded(root))
+		ASSERT_TRUE(false,
+			    "capctl audit --follow shows the user's denial");
 	if (root) {
 		struct stat st;
 
