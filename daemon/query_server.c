@@ -344,10 +344,17 @@ static void answer(struct query_server *q, struct query_client *c)
 		b.len = sizeof(h);
 		c->follow = false;
 	}
-	if (!c->follow)
+	if (!c->follow) {
 		shutdown(c->fd, SHUT_RD);
-	else
+		/*
+		 * The answer (up to 1 MiB) gets its own time to be read: a
+		 * daemon busy with a flood of denials sends it in many turns.
+		 */
+		clock_gettime(CLOCK_MONOTONIC, &c->deadline);
+		c->deadline.tv_sec += QUERY_SEND_S;
+	} else {
 		c->deadline.tv_sec = INT64_MAX / 2; /* until either closes */
+	}
 	c->out = b.p;
 	c->outlen = b.len;
 	c->outcap = b.cap;

@@ -17,9 +17,11 @@
  * deadline; one with more than QUERY_ANSWER_MAX + QUERY_FOLLOW_BACKLOG
  * bytes unsent is closed.
  */
-#define QUERY_MAX_CLIENTS    16
-#define QUERY_MAX_PER_UID    4
-#define QUERY_DEADLINE_S     10
+#define QUERY_MAX_CLIENTS 16
+#define QUERY_MAX_PER_UID 4
+#define QUERY_DEADLINE_S  10
+/* Then the time an answer has to be read, from when it is ready. */
+#define QUERY_SEND_S	     120
 #define QUERY_FOLLOW_BACKLOG (64u << 10)
 /* The listening socket and every client. */
 #define QUERY_POLLFDS (1 + QUERY_MAX_CLIENTS)
