@@ -42,10 +42,12 @@ LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.bpf.o,$(BPF_SRCS))
 SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
-# Tests run in link order, the daemon's last, but none depends on it: the
-# ones that need Capsicum unloaded unload it themselves (fixture_unload).
-SELFTEST_SRCS := $(filter-out selftests/test_daemon.c,$(wildcard selftests/*.c)) \
-	selftests/test_daemon.c
+# Tests run in link order, the daemon's first, though none depends on it
+# (the ones that need Capsicum unloaded unload it themselves,
+# fixture_unload): capsicumd's audit tests then read a log the rest of the
+# suite has not yet flooded with its denials (doc/daemon.md).
+SELFTEST_SRCS := selftests/test_daemon.c \
+	$(filter-out selftests/test_daemon.c,$(wildcard selftests/*.c))
 SELFTEST_OBJS := $(patsubst %.c,$(O)/%.o,$(SELFTEST_SRCS))
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(patsubst %.c,$(O)/%.o,$(TEST_SRCS))
