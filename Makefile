@@ -84,7 +84,7 @@ STAGE_STAMP := $(O)/stage.stamp
 CAPH_CAT := $(O)/selftests/programs/caph_cat
 # The libcasper programs, built the same way, run by selftests/test_casper.c.
 CASPER_PROGRAMS := $(addprefix $(O)/selftests/programs/,fa_wc fa_head net_client pwd_lookup \
-	syslog_msg)
+	syslog_msg grp_lookup nv_pwd)
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 # BPF objects are inputs of the skeletons; keep them for inspection.
@@ -133,7 +133,7 @@ $(LIBCASPER_SO): $(CASPER_OBJS) casper/libcasper.map $(LIBCAPSICUM_SO)
 PUBLIC_HEADERS := sys/capsicum.h sys/procdesc.h capsicum_helpers.h \
 	capsicum/abi.h capsicum/rights_names.h linux/capsicum.h libcasper.h \
 	casper/cap_fileargs.h casper/cap_net.h casper/cap_pwd.h casper/cap_grp.h \
-	casper/cap_syslog.h casper/cap_dns.h
+	casper/cap_syslog.h casper/cap_dns.h sys/nv.h nv.h
 MAN3 := $(wildcard doc/man/*.3)
 MAN8 := $(wildcard doc/man/*.8)
 
@@ -234,7 +234,7 @@ test-install: $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS)
 		'#include <casper/cap_fileargs.h>' '#include <casper/cap_net.h>' \
 		'#include <casper/cap_pwd.h>' '#include <casper/cap_grp.h>' \
 		'#include <casper/cap_syslog.h>' '#include <casper/cap_dns.h>' \
-		'#include <linux/capsicum.h>' \
+		'#include <linux/capsicum.h>' '#include <sys/nv.h>' '#include <nv.h>' \
 		'int main(void) { caph_cache_tzdata(); return caph_enter(); }' \
 		>$(O)/strict_headers.c
 	flags=$$($(STAGE_PKG_CONFIG) --cflags libcapsicum) && \

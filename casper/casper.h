@@ -17,8 +17,11 @@ struct cap_channel {
 	int flags;
 };
 
-/* Reply keys of limit_get: whether limits were ever set. */
-enum { MK_LIMITED = 3 };
+/*
+ * Reply keys of limit_get: whether limits were ever set, and the
+ * service's name (the nvlist front end picks its schema by it).
+ */
+enum { MK_LIMITED = 3, MK_SERVICE = 4 };
 
 struct casper_service {
 	const char *name;
@@ -40,11 +43,12 @@ struct msg *casper_call(const cap_channel_t *chan, struct msg *req);
 int casper_call_void(const cap_channel_t *chan, struct msg *req);
 
 /*
- * FreeBSD's cap_limit_set()/cap_limit_get() with a msg for the nvlist:
+ * cap_limit_set()/cap_limit_get() in the message form (the nvlist front
+ * end, nvlimits.c, converts to and from it):
  * limits are the fields (freed); *limits is NULL if none were ever set.
  */
-int cap_limit_set(const cap_channel_t *chan, struct msg *limits);
-int cap_limit_get(const cap_channel_t *chan, struct msg **limits);
+int casper_limit_set(const cap_channel_t *chan, struct msg *limits);
+int casper_limit_get(const cap_channel_t *chan, struct msg **limits);
 
 /* Copies the service's fields of src (keys from MK_SERVICE_FIRST) to dst. */
 void msg_copy_fields(struct msg *dst, const struct msg *src);

@@ -161,7 +161,7 @@ int cap_service_limit(const cap_channel_t *chan, const char *const *names,
 		return -1;
 	for (i = 0; i < nnames; i++)
 		msg_add_str(limits, MK_SERVICE_FIRST, names[i]);
-	return cap_limit_set(chan, limits);
+	return casper_limit_set(chan, limits);
 }
 
 void msg_copy_fields(struct msg *dst, const struct msg *src)
@@ -185,7 +185,7 @@ void msg_copy_fields(struct msg *dst, const struct msg *src)
 	}
 }
 
-int cap_limit_set(const cap_channel_t *chan, struct msg *limits)
+int casper_limit_set(const cap_channel_t *chan, struct msg *limits)
 {
 	struct msg *req;
 
@@ -198,7 +198,7 @@ int cap_limit_set(const cap_channel_t *chan, struct msg *limits)
 	return casper_call_void(chan, req);
 }
 
-int cap_limit_get(const cap_channel_t *chan, struct msg **limits)
+int casper_limit_get(const cap_channel_t *chan, struct msg **limits)
 {
 	struct msg *rep = casper_call(chan, casper_request("limit_get"));
 	uint64_t limited = 0;

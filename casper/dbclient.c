@@ -39,7 +39,7 @@ struct msg *db_replace_list(cap_channel_t *chan, uint16_t list)
 	const struct msg_field *f;
 	size_t i;
 
-	if (!m || cap_limit_get(chan, &cur) < 0) {
+	if (!m || casper_limit_get(chan, &cur) < 0) {
 		msg_free(m);
 		return NULL;
 	}
@@ -71,5 +71,5 @@ int db_limit_strs(cap_channel_t *chan, uint16_t list, const char *const *v,
 		return -1;
 	for (i = 0; i < n; i++)
 		msg_add_str(m, list, v[i]);
-	return cap_limit_set(chan, m);
+	return casper_limit_set(chan, m);
 }

@@ -18,7 +18,7 @@ static struct msg *replace(cap_channel_t *chan, uint16_t list)
 	uint64_t v;
 	size_t i;
 
-	if (!m || cap_limit_get(chan, &cur) < 0) {
+	if (!m || casper_limit_get(chan, &cur) < 0) {
 		msg_free(m);
 		return NULL;
 	}
@@ -49,7 +49,7 @@ int cap_dns_type_limit(cap_channel_t *chan, const char *const *types,
 		return -1;
 	for (i = 0; i < ntypes; i++)
 		msg_add_str(m, DNK_TYPE, types[i]);
-	return cap_limit_set(chan, m);
+	return casper_limit_set(chan, m);
 }
 
 int cap_dns_family_limit(cap_channel_t *chan, const int *families,
@@ -62,5 +62,5 @@ int cap_dns_family_limit(cap_channel_t *chan, const int *families,
 		return -1;
 	for (i = 0; i < nfamilies; i++)
 		msg_add_u64(m, DNK_FAMILY, (uint64_t)(int64_t)families[i]);
-	return cap_limit_set(chan, m);
+	return casper_limit_set(chan, m);
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <casper/cap_fileargs.h>
+#include <sys/nv.h>
 
 #include "fileargs_proto.h"
 
@@ -63,7 +64,7 @@ fileargs_t *fileargs_cinit(cap_channel_t *cas, int argc, char *argv[],
 		msg_add_bytes(limits, FAK_RIGHTS, rightsp, sizeof(*rightsp));
 	for (i = 0; i < argc; i++)
 		msg_add_str(limits, FAK_NAME, argv[i]);
-	if (cap_limit_set(chan, limits) < 0)
+	if (casper_limit_set(chan, limits) < 0)
 		goto fail;
 	fa = fileargs_wrap(chan, flags);
 	if (fa)
@@ -88,6 +89,55 @@ fileargs_t *fileargs_init(int argc, char *argv[], int flags, mode_t mode,
 	if (!cas)
 		return NULL;
 	fa = fileargs_cinit(cas, argc, argv, flags, mode, rightsp, operations);
+	saved = errno;
+	cap_close(cas);
+	errno = saved;
+	return fa;
+}
+
+fileargs_t *fileargs_cinitnv(cap_channel_t *cas, nvlist_t *limits)
+{
+	cap_channel_t *chan;
+	fileargs_t *fa;
+	int flags, saved;
+
+	if (!cas || !limits || nvlist_error(limits) ||
+	    !nvlist_exists_number(limits, "flags")) {
+		saved = limits ? nvlist_error(limits) : 0;
+		nvlist_destroy(limits);
+		errno = saved ? saved : EINVAL;
+		return NULL;
+	}
+	chan = cap_service_open(cas, FILEARGS_SERVICE);
+	if (!chan) {
+		nvlist_destroy(limits);
+		return NULL;
+	}
+	flags = (int)nvlist_get_number(limits, "flags");
+	/* cap_limit_set() consumes the limits, success or not. */
+	if (cap_limit_set(chan, limits) < 0)
+		goto fail;
+	fa = fileargs_wrap(chan, flags);
+	if (fa)
+		return fa;
+fail:
+	saved = errno;
+	cap_close(chan);
+	errno = saved;
+	return NULL;
+}
+
+fileargs_t *fileargs_initnv(nvlist_t *limits)
+{
+	cap_channel_t *cas = cap_init();
+	fileargs_t *fa;
+	int saved;
+
+	if (!cas) {
+		nvlist_destroy(limits);
+		return NULL;
+	}
+	fa = fileargs_cinitnv(cas, limits);
 	saved = errno;
 	cap_close(cas);
 	errno = saved;

@@ -187,5 +187,5 @@ int cap_grp_limit_groups(cap_channel_t *chan, const char *const *names,
 		msg_add_str(m, DK_NAME, names[i]);
 	for (i = 0; i < ngids; i++)
 		msg_add_u64(m, DK_ID, gids[i]);
-	return cap_limit_set(chan, m);
+	return casper_limit_set(chan, m);
 }

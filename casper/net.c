@@ -208,7 +208,7 @@ int cap_net_limit(cap_net_limit_t *limit)
 	struct msg *limits = limit->limits;
 
 	free(limit);
-	return cap_limit_set(chan, limits);
+	return casper_limit_set(chan, limits);
 }
 
 void cap_net_free(cap_net_limit_t *limit)

@@ -175,5 +175,5 @@ int cap_pwd_limit_users(cap_channel_t *chan, const char *const *names,
 		msg_add_str(m, DK_NAME, names[i]);
 	for (i = 0; i < nuids; i++)
 		msg_add_u64(m, DK_ID, uids[i]);
-	return cap_limit_set(chan, m);
+	return casper_limit_set(chan, m);
 }

@@ -80,6 +80,7 @@ static int dispatch(const struct casper_service *svc, int *sock, struct msg *in,
 		return do_limit_set(svc, in);
 	if (!strcmp(cmd, "limit_get")) {
 		msg_add_u64(out, MK_LIMITED, limits != NULL);
+		msg_add_str(out, MK_SERVICE, svc->name);
 		if (limits)
 			msg_copy_fields(out, limits);
 		return 0;

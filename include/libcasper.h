@@ -5,8 +5,9 @@
  * gives a channel to a service process of its own, which does for the
  * program, within the limits it was given, what capability mode forbids.
  * The services' own headers are <casper/cap_*.h>; libcasper(3) and
- * doc/casper.md tell what differs from FreeBSD (no libnv here: the limits
- * are set through the services' cap_*_limit_*() functions).
+ * doc/casper.md tell what differs from FreeBSD. The limits are nvlists
+ * (<sys/nv.h>, a libnv subset in this library) or the services'
+ * cap_*_limit_*() functions.
  */
 #ifndef _LIBCASPER_H_
 #define _LIBCASPER_H_
@@ -21,6 +22,11 @@ extern "C" {
 #define CASPER_SUPPORT 1
 
 typedef struct cap_channel cap_channel_t;
+/* <sys/nv.h>'s, declared here too so either header may come first. */
+#ifndef _NVLIST_T_DECLARED
+#define _NVLIST_T_DECLARED
+typedef struct nvlist nvlist_t;
+#endif
 
 cap_channel_t *cap_init(void);
 cap_channel_t *cap_service_open(const cap_channel_t *chan, const char *name);
@@ -31,6 +37,9 @@ void cap_close(cap_channel_t *chan);
 int cap_sock(const cap_channel_t *chan);
 cap_channel_t *cap_wrap(int sock, int flags);
 int cap_unwrap(cap_channel_t *chan, int *flags);
+/* The service's limits as FreeBSD's nvlists (libcasper(3)). */
+int cap_limit_get(const cap_channel_t *chan, nvlist_t **limitsp);
+int cap_limit_set(const cap_channel_t *chan, nvlist_t *limits);
 
 #ifdef __cplusplus
 }

@@ -213,7 +213,7 @@ Test(casper_fileargs, garbage_and_widening)
 	msg_add_u64(req, FAK_OPERATIONS, FA_OPEN);
 	msg_add_str(req, FAK_NAME, b);
 	errno = 0;
-	cr_expect_eq(cap_limit_set(chan, req), -1);
+	cr_expect_eq(casper_limit_set(chan, req), -1);
 	cr_expect_eq(errno, ENOTCAPABLE);
 	fa = fileargs_wrap(chan, 0);
 	errno = 0;

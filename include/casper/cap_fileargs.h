@@ -30,6 +30,9 @@ fileargs_t *fileargs_init(int argc, char *argv[], int flags, mode_t mode,
 fileargs_t *fileargs_cinit(cap_channel_t *cas, int argc, char *argv[],
 			   int flags, mode_t mode, cap_rights_t *rightsp,
 			   int operations);
+/* The limits as an nvlist (cap_fileargs(3) LIMITS), consumed. */
+fileargs_t *fileargs_cinitnv(cap_channel_t *cas, nvlist_t *limits);
+fileargs_t *fileargs_initnv(nvlist_t *limits);
 int fileargs_open(fileargs_t *fa, const char *name);
 FILE *fileargs_fopen(fileargs_t *fa, const char *name, const char *mode);
 int fileargs_lstat(fileargs_t *fa, const char *name, struct stat *sb);
