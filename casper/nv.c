@@ -156,9 +156,10 @@ const char *nvlist_next(const nvlist_t *nvl, int *typep, void **cookiep)
 	if (!nvl || !cookiep)
 		return NULL;
 	p = *cookiep ? ((struct nvpair *)*cookiep)->next : nvl->head;
-	*cookiep = p;
+	/* At the end the cookie stays on the last one: NULL again. */
 	if (!p)
 		return NULL;
+	*cookiep = p;
 	if (typep)
 		*typep = p->type;
 	return p->name;

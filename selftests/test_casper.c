@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libcasper with the BPF side loaded: FreeBSD-style programs
- * (selftests/programs/{fa_wc,fa_head,net_client,pwd_lookup,syslog_msg}.c,
+ * (selftests/programs/{fa_wc,fa_head,net_client,pwd_lookup,grp_lookup,
+ * nv_pwd,syslog_msg}.c,
  * built against the installed tree through pkg-config) print in
  * capability mode what they print without Capsicum, and their escapes fail with the right errno:
  * ECAPMODE for the program's own open/connect, ENOTCAPABLE for what the
@@ -250,6 +251,64 @@ SELFTEST(casper_pwd_lookup)
 	if (!ASSERT_TRUE(strstr(caph, "user: no such user\n") &&
 				 strstr(caph, "getpwent: none errno 135\n"),
 			 "user outside the limits, getpwent refused"))
+		printf("    got '%s'\n", caph);
+}
+
+SELFTEST(casper_grp_lookup)
+{
+	char plain[1024], caph[1024];
+
+	if (!fixture_loaded())
+		return;
+	ASSERT_EQ(run((char *[]){ "grp_lookup", "-n", "root", "user", NULL },
+		      plain, sizeof(plain)),
+		  0, "plain run");
+	ASSERT_TRUE(!strcmp(plain, "root gid=0 mem=\n"
+				   "  gid root\n"
+				   "user gid=1000 mem=\n"
+				   "  gid user\n"),
+		    "the VM's groups");
+	ASSERT_EQ(run((char *[]){ "grp_lookup", "root", "user", NULL }, caph,
+		      sizeof(caph)),
+		  0, "sandboxed run");
+	same_output(plain, caph);
+	ASSERT_EQ(run((char *[]){ "grp_lookup", "-n", "-e", "user", "root",
+				  NULL },
+		      plain, sizeof(plain)),
+		  0, "plain escapes");
+	ASSERT_TRUE(strstr(plain, "getgrnam root: entry\n") != NULL,
+		    "plain: libc's getgrnam works");
+	ASSERT_EQ(run((char *[]){ "grp_lookup", "-e", "user", "root", NULL },
+		      caph, sizeof(caph)),
+		  0, "sandboxed escapes");
+	/* FreeBSD's: a group outside the limits is not found, errno 0. */
+	if (!ASSERT_TRUE(strstr(caph, "user: no such group errno 0\n") &&
+				 strstr(caph, "getgrnam root: none\n"),
+			 "group outside the limits, libc's getgrnam refused"))
+		printf("    got '%s'\n", caph);
+}
+
+/* cap_limit_set() with FreeBSD's cap_pwd nvlist, then a wider one. */
+SELFTEST(casper_nv_pwd)
+{
+	char plain[1024], caph[1024];
+
+	if (!fixture_loaded())
+		return;
+	ASSERT_EQ(run((char *[]){ "nv_pwd", "-n", "root", NULL }, plain,
+		      sizeof(plain)),
+		  0, "plain run");
+	ASSERT_TRUE(!strcmp(plain, "root uid=0 dir=/root\n"), "root");
+	ASSERT_EQ(run((char *[]){ "nv_pwd", "root", NULL }, caph, sizeof(caph)),
+		  0, "sandboxed run");
+	same_output(plain, caph);
+	ASSERT_EQ(run((char *[]){ "nv_pwd", "-e", "user", "root", NULL }, caph,
+		      sizeof(caph)),
+		  0, "sandboxed escapes");
+	if (!ASSERT_TRUE(
+		    strstr(caph, "user: no such user\n") &&
+			    strstr(caph, "wider limit_set: -1 errno 135\n"),
+		    "user outside the nvlist limits, widening refused"))
 		printf("    got '%s'\n", caph);
 }
 
