@@ -101,9 +101,12 @@ fileargs_t *fileargs_cinitnv(cap_channel_t *cas, nvlist_t *limits)
 	fileargs_t *fa;
 	int flags, saved;
 
-	if (!cas || !limits || nvlist_error(limits) ||
+	/* No limits: as fileargs_init() with no names, all refused. */
+	if (!limits)
+		return fileargs_wrap(NULL, 0);
+	if (!cas || nvlist_error(limits) ||
 	    !nvlist_exists_number(limits, "flags")) {
-		saved = limits ? nvlist_error(limits) : 0;
+		saved = nvlist_error(limits);
 		nvlist_destroy(limits);
 		errno = saved ? saved : EINVAL;
 		return NULL;
@@ -129,10 +132,13 @@ fail:
 
 fileargs_t *fileargs_initnv(nvlist_t *limits)
 {
-	cap_channel_t *cas = cap_init();
+	cap_channel_t *cas;
 	fileargs_t *fa;
 	int saved;
 
+	if (!limits)
+		return fileargs_wrap(NULL, 0);
+	cas = cap_init();
 	if (!cas) {
 		nvlist_destroy(limits);
 		return NULL;

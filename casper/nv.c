@@ -321,7 +321,7 @@ void nvlist_move_nvlist(nvlist_t *nvl, const char *name, nvlist_t *value)
 	struct nvpair *p;
 
 	/* A list in error, or one held elsewhere, cannot be nested. */
-	if (!value || value->parent) {
+	if (!value || value->parent || value == nvl) {
 		fail(nvl, EINVAL);
 		return;
 	}

@@ -362,8 +362,17 @@ Test(casper_nvlimits, fileargs_initnv)
 	cr_expect_eq(errno, ENOTCAPABLE);
 	cap_close(chan);
 
+	/* NULL limits: as argv NULL, a fileargs that opens nothing. */
+	fa = fileargs_initnv(NULL);
+	cr_assert_not_null(fa);
 	errno = 0;
-	cr_expect_null(fileargs_initnv(NULL));
+	cr_expect_eq(fileargs_open(fa, a), -1);
+	cr_expect_eq(errno, ENOTCAPABLE);
+	fileargs_free(fa);
+	nvl = nvlist_create(0);
+	nvlist_add_number(nvl, "flags", O_RDONLY);
+	errno = 0;
+	cr_expect_null(fileargs_cinitnv(NULL, nvl), "no casper channel");
 	cr_expect_eq(errno, EINVAL);
 	nvl = nvlist_create(0);
 	nvlist_add_null(nvl, a);
