@@ -7,10 +7,14 @@
  * rights are checked against it by `make test-unit`
  * (tests/test_optable.c; doc/design.md says how to add a row).
  *
- * Not installed, not an API: a table of this tree's enforcement.  Today
- * it restates what bpf/syscalls.bpf.h (rw_need_of), bpf/syscalls_at.bpf.h
- * (at_calls), bpf/fget.bpf.h (fget_need_of) and bpf/hooks_*.bpf.h decide;
- * the BPF side is to be generated from it (issue 24).
+ * Not installed, not an API: a table of this tree's enforcement.  The
+ * BPF side expands it where it decides reads and writes (rw_need_of in
+ * bpf/syscalls.bpf.h: the CAPSICUM_OPS_RW rows a stock hook enforces) and
+ * what the patched kernel's fget hook checks (fget_need_of in
+ * bpf/fget.bpf.h: every row whose patched verdict is better than its
+ * stock one), with each rule a function of bpf/optable.bpf.h, and takes
+ * its NR_ numbers from it.  bpf/syscalls_at.bpf.h (at_calls) and
+ * bpf/hooks_*.bpf.h still restate the other rows (issue 24).
  *
  * Includable from BPF C and from userspace, like abi.h.
  */
