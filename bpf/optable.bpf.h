@@ -53,25 +53,6 @@ struct opt_need {
 	__u64 need;
 };
 
-/* Syscall argument n (0-5, a constant), x86-64 calling convention. */
-static __always_inline unsigned long opt_arg(const struct pt_regs *regs, int n)
-{
-	switch (n) {
-	case 0:
-		return regs->di;
-	case 1:
-		return regs->si;
-	case 2:
-		return regs->dx;
-	case 3:
-		return regs->r10;
-	case 4:
-		return regs->r8;
-	default:
-		return regs->r9;
-	}
-}
-
 /*
  * A row of one descriptor argument (fds: OPT_ARG(n)) needing `need`.
  * file_permission checks that argument. fget asks `need` of every
@@ -84,7 +65,7 @@ static __always_inline struct opt_need opt_one(const struct opt_call *c,
 	struct opt_need n = { .fd = c->fd, .need = need };
 
 	if (!c->fget && fds && !(fds & OPT_ARGSETS))
-		n.fd = (int)opt_arg(c->regs, __builtin_ctz(fds));
+		n.fd = (int)regs_arg(c->regs, __builtin_ctz(fds));
 	return n;
 }
 
