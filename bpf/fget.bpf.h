@@ -15,135 +15,32 @@
 #ifndef CAPSICUM_FGET_BPF_H
 #define CAPSICUM_FGET_BPF_H
 
+#include "optable.bpf.h"
 #include "state.bpf.h"
-#include "syscalls.bpf.h"
 
 extern void bpf_task_fget_check_enable(struct task_struct *task) __ksym __weak;
-
-#define NR_poll		    7
-#define NR_lseek	    8
-#define NR_select	    23
-#define NR_fsync	    74
-#define NR_fdatasync	    75
-#define NR_fchdir	    81
-#define NR_epoll_wait	    232
-#define NR_epoll_ctl	    233
-#define NR_mq_timedsend	    242
-#define NR_mq_timedreceive  243
-#define NR_mq_notify	    244
-#define NR_mq_getsetattr    245
-#define NR_waitid	    247
-#define NR_inotify_rm_watch 255
-#define NR_pselect6	    270
-#define NR_ppoll	    271
-#define NR_tee		    276
-#define NR_sync_file_range  277
-#define NR_vmsplice	    278
-#define NR_signalfd	    282
-#define NR_epoll_pwait	    281
-#define NR_timerfd_settime  286
-#define NR_timerfd_gettime  287
-#define NR_signalfd4	    289
-#define NR_syncfs	    306
-#define NR_setns	    308
-#define NR_epoll_pwait2	    441
-
-#define SEEK_CUR      1
-#define EPOLL_CTL_DEL 2
-#define P_PIDFD	      3
 
 struct fget_need {
 	__u64 need[2];
 };
 
 /*
- * The right the syscall needs on the descriptor it looked up: arguments
- * are compared with fd, so a syscall naming two descriptors (splice,
- * tee, epoll_ctl) asks each for its own. Nothing for syscalls the stock
- * hooks already check, or that this table does not know.
+ * The right the syscall needs on the descriptor it looked up, as the
+ * table's rows say (optable.bpf.h, OPT_FGET_CASE): a syscall naming two
+ * descriptors (splice, tee, epoll_ctl) asks each for its own. Nothing
+ * for syscalls the stock hooks already check, or that the table does
+ * not know.
  */
 static __always_inline struct fget_need
 fget_need_of(struct pt_regs *regs, long nr, int fd, struct file *file)
 {
+	struct opt_call c = {
+		.regs = regs, .file = file, .fd = fd, .fget = true
+	};
 	struct fget_need n = {};
 
 	switch (nr) {
-	case NR_lseek:
-		n.need[0] = (int)regs->dx == SEEK_CUR && regs->si == 0
-				    ? CAP_SEEK_TELL
-				    : CAP_SEEK;
-		break;
-	case NR_fsync:
-	case NR_fdatasync:
-	case NR_sync_file_range:
-	case NR_syncfs:
-		n.need[0] = CAP_FSYNC;
-		break;
-	case NR_fchdir:
-		n.need[0] = CAP_FCHDIR;
-		break;
-	case NR_splice: /* (fd_in, off_in, fd_out, off_out, ...) */
-		if ((int)regs->di == fd)
-			n.need[0] |= regs->si ? CAP_PREAD : CAP_READ;
-		if ((int)regs->dx == fd)
-			n.need[0] |= regs->r10 ? CAP_PWRITE : CAP_WRITE;
-		break;
-	case NR_tee: /* (fd_in, fd_out, ...) */
-		if ((int)regs->di == fd)
-			n.need[0] |= CAP_READ;
-		if ((int)regs->si == fd)
-			n.need[0] |= CAP_WRITE;
-		break;
-	case NR_vmsplice: /* into a pipe's write end, out of its read end */
-		n.need[0] = file->f_mode & FMODE_WRITE ? CAP_WRITE : CAP_READ;
-		break;
-	case NR_poll:
-	case NR_ppoll:
-	case NR_select:
-	case NR_pselect6:
-		n.need[1] = CAP_EVENT;
-		break;
-	case NR_epoll_wait: /* (epfd, ...): the set's readiness */
-	case NR_epoll_pwait:
-	case NR_epoll_pwait2:
-		n.need[1] = CAP_EVENT;
-		break;
-	case NR_timerfd_settime: /* (fd, flags, new, old) */
-		n.need[0] = CAP_WRITE | (regs->r10 ? CAP_READ : 0);
-		break;
-	case NR_timerfd_gettime:
-		n.need[0] = CAP_READ;
-		break;
-	case NR_mq_timedsend:
-		n.need[0] = CAP_WRITE;
-		break;
-	case NR_mq_timedreceive:
-		n.need[0] = CAP_READ;
-		break;
-	case NR_mq_notify: /* the 2014 series' mapping */
-	case NR_mq_getsetattr:
-		n.need[1] = CAP_EVENT;
-		break;
-	case NR_epoll_ctl: /* (epfd, op, fd, event) */
-		if ((int)regs->di == fd)
-			n.need[1] |= CAP_EPOLL_CTL;
-		if ((int)regs->dx == fd && (int)regs->si != EPOLL_CTL_DEL)
-			n.need[1] |= CAP_EVENT;
-		break;
-	case NR_setns:
-		n.need[1] = CAP_SETNS;
-		break;
-	case NR_signalfd: /* an update of an existing signalfd's mask */
-	case NR_signalfd4:
-		n.need[1] = CAP_FSIGNAL;
-		break;
-	case NR_inotify_rm_watch:
-		n.need[1] = CAP_INOTIFY_RM;
-		break;
-	case NR_waitid: /* (P_PIDFD, fd, ...): pdwait */
-		if ((int)regs->di == P_PIDFD && (int)regs->si == fd)
-			n.need[1] = CAP_PDWAIT;
-		break;
+		CAPSICUM_OPS(OPT_FGET_CASE)
 	}
 	return n;
 }

@@ -34,7 +34,7 @@ static __noinline int file_permission_check(struct file *file, int mask)
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	long nr = call_of(task, regs);
 	struct capsicum_proc *p;
-	struct rw_need r;
+	struct opt_need r;
 	int err;
 
 	if (!(mask & (MAY_READ | MAY_WRITE)))

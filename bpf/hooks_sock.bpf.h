@@ -8,6 +8,7 @@
 #define CAPSICUM_HOOKS_SOCK_BPF_H
 
 #include "control.bpf.h"
+#include "optable.bpf.h"
 
 #define SOL_SOCKET 1
 #define SCM_RIGHTS 1
@@ -150,7 +151,6 @@ static __always_inline void drop_stale_entries(struct capsicum_proc *p,
 		 0);
 }
 
-#define NR_recvmsg  47
 #define NR_recvmmsg 299
 
 /*

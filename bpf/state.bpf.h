@@ -748,14 +748,14 @@ static __always_inline long current_syscall(void)
 	return current_regs()->orig_ax;
 }
 
-#define TS_COMPAT	   0x0002
-#define X32_SYSCALL_BIT	   0x40000000
-#define PF_IO_WORKER	   0x00000010
-#define PF_DUMPCORE	   0x00000200
-#define NR_io_uring_enter  426
+#define TS_COMPAT	  0x0002
+#define X32_SYSCALL_BIT	  0x40000000
+#define PF_IO_WORKER	  0x00000010
+#define PF_DUMPCORE	  0x00000200
+#define NR_io_uring_enter 426
 /* call_of results that are no syscall number. */
-#define NR_UNKNOWN	   (-3)
-#define NR_KERNEL	   (-4)
+#define NR_UNKNOWN (-3)
+#define NR_KERNEL  (-4)
 
 /*
  * The syscall a request is known to come from, as hooks compare it with
@@ -791,11 +791,9 @@ static __always_inline long current_call(void)
 	return call_of(task, (struct pt_regs *)bpf_task_pt_regs(task));
 }
 
-/* Argument n (0-5) of the current syscall, x86-64 calling convention. */
-static __always_inline unsigned long syscall_arg(int n)
+/* Argument n (0-5) of a syscall, x86-64 calling convention. */
+static __always_inline unsigned long regs_arg(const struct pt_regs *regs, int n)
 {
-	struct pt_regs *regs = current_regs();
-
 	switch (n) {
 	case 0:
 		return regs->di;
@@ -810,6 +808,12 @@ static __always_inline unsigned long syscall_arg(int n)
 	default:
 		return regs->r9;
 	}
+}
+
+/* Argument n (0-5) of the current syscall. */
+static __always_inline unsigned long syscall_arg(int n)
+{
+	return regs_arg(current_regs(), n);
 }
 
 static __always_inline void report(__u32 hook, __u32 error, int fd, __u64 need0,

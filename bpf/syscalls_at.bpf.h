@@ -33,20 +33,8 @@
 #define NR_tkill	     200
 #define NR_tgkill	     234
 #define NR_utimes	     235
-#define NR_mkdirat	     258
-#define NR_mknodat	     259
-#define NR_fchownat	     260
-#define NR_unlinkat	     263
-#define NR_renameat	     264
-#define NR_linkat	     265
-#define NR_symlinkat	     266
-#define NR_readlinkat	     267
-#define NR_fchmodat	     268
 #define NR_rt_tgsigqueueinfo 297
-#define NR_renameat2	     316
-#define NR_pidfd_send_signal 424
 #define NR_clone3	     435
-#define NR_fchmodat2	     452
 
 #define O_ACCMODE   00000003
 #define O_WRONLY    00000001

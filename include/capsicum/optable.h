@@ -7,10 +7,14 @@
  * rights are checked against it by `make test-unit`
  * (tests/test_optable.c; doc/design.md says how to add a row).
  *
- * Not installed, not an API: a table of this tree's enforcement.  Today
- * it restates what bpf/syscalls.bpf.h (rw_need_of), bpf/syscalls_at.bpf.h
- * (at_calls), bpf/fget.bpf.h (fget_need_of) and bpf/hooks_*.bpf.h decide;
- * the BPF side is to be generated from it (issue 24).
+ * Not installed, not an API: a table of this tree's enforcement.  The
+ * BPF side expands it where it decides reads and writes (rw_need_of in
+ * bpf/syscalls.bpf.h: the CAPSICUM_OPS_RW rows a stock hook enforces) and
+ * what the patched kernel's fget hook checks (fget_need_of in
+ * bpf/fget.bpf.h: every row whose patched verdict is better than its
+ * stock one), with each rule a function of bpf/optable.bpf.h, and takes
+ * its NR_ numbers from it.  bpf/syscalls_at.bpf.h (at_calls) and
+ * bpf/hooks_*.bpf.h still restate the other rows (issue 24).
  *
  * Includable from BPF C and from userspace, like abi.h.
  */
@@ -157,8 +161,8 @@ enum opt_rule {
  * or refuse them (doc/enforcement.md), and bpf/fget.bpf.h leaves them
  * to the stock hooks.
  */
-#define CAPSICUM_OPS(X)                                                        \
-	/* Reads and writes: bpf/syscalls.bpf.h (rw_need_of). */               \
+/* Reads and writes: bpf/syscalls.bpf.h (rw_need_of). */
+#define CAPSICUM_OPS_RW(X)                                                     \
 	X(read, 0, 3, OPT_ARG(0), CAP_READ, none, OPT_YES, "", OPT_YES, "")    \
 	X(readv, 19, 145, OPT_ARG(0), CAP_READ, none, OPT_YES, "", OPT_YES,    \
 	  "")                                                                  \
@@ -192,8 +196,10 @@ enum opt_rule {
 	X(vmsplice, 278, 316, OPT_ARG(0), CAP_READ | CAP_WRITE, splice_end,    \
 	  OPT_NO, OPT_WHY_VMSPLICE, OPT_YES, "")                               \
 	X(lseek, 8, 19, OPT_ARG(0), CAP_SEEK, lseek_whence, OPT_NO,            \
-	  OPT_WHY_LSEEK, OPT_YES, "")                                          \
-	/* Attributes, mappings, control: bpf/hooks_file.bpf.h. */             \
+	  OPT_WHY_LSEEK, OPT_YES, "")
+
+/* Attributes, mappings, control: bpf/hooks_file.bpf.h. */
+#define CAPSICUM_OPS_FILE(X)                                                   \
 	X(fstat, 5, 108, OPT_ARG(0), CAP_FSTAT, none, OPT_PART, OPT_WHY_FSTAT, \
 	  OPT_PART, OPT_WHY_FSTAT)                                             \
 	X(mmap, 9, 90, OPT_ARG(4), CAP_MMAP, mmap_prot, OPT_YES, "", OPT_YES,  \
@@ -223,8 +229,10 @@ enum opt_rule {
 	X(fstatfs, 138, 100, OPT_ARG(0), CAP_FSTATFS, none, OPT_YES, "",       \
 	  OPT_YES, "")                                                         \
 	X(inotify_add_watch, 254, 292, OPT_ARG(0), CAP_INOTIFY_ADD, none,      \
-	  OPT_YES, "", OPT_YES, "")                                            \
-	/* Sockets: bpf/hooks_sock.bpf.h. */                                   \
+	  OPT_YES, "", OPT_YES, "")
+
+/* Sockets: bpf/hooks_sock.bpf.h. */
+#define CAPSICUM_OPS_SOCK(X)                                                   \
 	X(sendto, 44, 369, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",        \
 	  OPT_YES, "")                                                         \
 	X(sendmsg, 46, 370, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",       \
@@ -251,8 +259,10 @@ enum opt_rule {
 	X(accept, 43, OPT_NO_NR, OPT_ARG(0), CAP_ACCEPT, none, OPT_YES, "",    \
 	  OPT_YES, "")                                                         \
 	X(accept4, 288, 364, OPT_ARG(0), CAP_ACCEPT, none, OPT_YES, "",        \
-	  OPT_YES, "")                                                         \
-	/* Through a dirfd: bpf/syscalls_at.bpf.h, bpf/hooks_at.bpf.h. */      \
+	  OPT_YES, "")
+
+/* Through a dirfd: bpf/syscalls_at.bpf.h, bpf/hooks_at.bpf.h. */
+#define CAPSICUM_OPS_AT(X)                                                     \
 	X(openat, 257, 295, OPT_ARG(0), CAP_LOOKUP, open_flags, OPT_YES, "",   \
 	  OPT_YES, "")                                                         \
 	X(openat2, 437, 437, OPT_ARG(0), CAP_LOOKUP, open_flags, OPT_YES, "",  \
@@ -295,8 +305,10 @@ enum opt_rule {
 	X(faccessat, 269, 307, OPT_ARG(0), CAP_FSTATAT, none, OPT_NO,          \
 	  OPT_WHY_FACCESSAT, OPT_NO, OPT_WHY_FACCESSAT_PATCHED)                \
 	X(faccessat2, 439, 439, OPT_ARG(0), CAP_FSTATAT, none, OPT_NO,         \
-	  OPT_WHY_FACCESSAT, OPT_NO, OPT_WHY_FACCESSAT_PATCHED)                \
-	/* Seen by the patched kernel only: bpf/fget.bpf.h. */                 \
+	  OPT_WHY_FACCESSAT, OPT_NO, OPT_WHY_FACCESSAT_PATCHED)
+
+/* Seen by the patched kernel only: bpf/fget.bpf.h. */
+#define CAPSICUM_OPS_FGET(X)                                                   \
 	X(fsync, 74, 118, OPT_ARG(0), CAP_FSYNC, none, OPT_NO, OPT_WHY_NOHOOK, \
 	  OPT_YES, "")                                                         \
 	X(fdatasync, 75, 148, OPT_ARG(0), CAP_FSYNC, none, OPT_NO,             \
@@ -343,12 +355,29 @@ enum opt_rule {
 	X(signalfd4, 289, 327, OPT_ARG(0), CAP_FSIGNAL, none, OPT_NO,          \
 	  OPT_WHY_FGET_ONLY, OPT_YES, "")                                      \
 	X(inotify_rm_watch, 255, 293, OPT_ARG(0), CAP_INOTIFY_RM, none,        \
-	  OPT_NO, OPT_WHY_FGET_ONLY, OPT_YES, "")                              \
-	/* Process descriptors: bpf/hooks_task.bpf.h, lib/procdesc.c. */       \
+	  OPT_NO, OPT_WHY_FGET_ONLY, OPT_YES, "")
+
+/* Process descriptors: bpf/hooks_task.bpf.h, lib/procdesc.c. */
+#define CAPSICUM_OPS_PROC(X)                                                   \
 	X(pidfd_send_signal, 424, 424, OPT_ARG(0), CAP_PDKILL, none, OPT_YES,  \
 	  "", OPT_YES, "")                                                     \
 	X(waitid, 247, 284, OPT_ARG(1), CAP_PDWAIT, none, OPT_LIB,             \
 	  OPT_WHY_PDWAIT, OPT_YES, "")
+
+/*
+ * Every row. The sections above are the families the BPF side expands
+ * apart: CAPSICUM_OPS_RW is what the file_permission hook decides
+ * (bpf/syscalls.bpf.h, rw_need_of).
+ */
+/* clang-format off */
+#define CAPSICUM_OPS(X)                                                        \
+	CAPSICUM_OPS_RW(X)                                                     \
+	CAPSICUM_OPS_FILE(X)                                                   \
+	CAPSICUM_OPS_SOCK(X)                                                   \
+	CAPSICUM_OPS_AT(X)                                                     \
+	CAPSICUM_OPS_FGET(X)                                                   \
+	CAPSICUM_OPS_PROC(X)
+/* clang-format on */
 
 /*
  * io_uring opcodes with a right of their own. A request names no
