@@ -437,6 +437,7 @@ test: all bpf-headers test-install test-fuzz deb kernel
 # build; reused while its inputs are unchanged.
 kernel:
 	kernel/build.sh $(abspath $(O))
+	kernel/check-nosecurity.sh $(abspath $(O))
 
 # Regenerates the committed CO-RE header from a kernel image's BTF.
 vmlinux:

@@ -17,6 +17,7 @@
 #define BENCH_FILE    BENCH_DIR "/a/b/c/file"
 #define BENCH_DIRFD   BENCH_DIR "/a"
 #define BENCH_DIR_REL "b/c/file"
+#define BENCH_STAT_REL "a/b/c/file" /* from BENCH_DIR */
 #define BENCH_EXIT0   "/usr/bin/bench_exit0"
 #define BENCH_MAX_FDS 4
 

@@ -155,6 +155,14 @@ static int run_openat(struct op_state *st)
 	return close_new(openat(st->fd[0], BENCH_DIR_REL, O_RDONLY));
 }
 
+/* A lookup of four components from a descriptor: one search each. */
+static int run_stat(struct op_state *st)
+{
+	struct stat s;
+
+	return errno_of(fstatat(st->fd[0], BENCH_STAT_REL, &s, 0));
+}
+
 static int setup_socketpair(struct op_state *st)
 {
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, st->fd))
@@ -346,6 +354,9 @@ const struct op bench_ops[] = {
 	/* openat(O_RDONLY) needs CAP_LOOKUP and CAP_READ of the directory. */
 	PATH_OP("openat", 40, BENCH_DIRFD, O_RDONLY | O_DIRECTORY,
 		CAP_LOOKUP | CAP_READ, run_openat),
+	/* fstatat(dirfd, path) needs CAP_FSTATAT (CAP_FSTAT, CAP_LOOKUP). */
+	PATH_OP("stat", 60, BENCH_DIR, O_RDONLY | O_DIRECTORY, CAP_FSTATAT,
+		run_stat),
 	{ .name = "socketpair",
 	  .iters = 80,
 	  .setup = setup_socketpair,

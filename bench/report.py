@@ -35,6 +35,7 @@ TARGETS = [
     ("b+-all", "(b+) the same, another process holding Capsicum state"),
     ("c-rw", "(c) E <= 0.15 on read/write"),
     ("c-rest", "(c) E <= 0.10 on the rest"),
+    ("b-stat", "(b) stat of a four-component path <= 1.05 x (a)"),
     ("d-openat", "(d) openat through a dirfd 3 levels deep <= 1.30 x (a)"),
     ("d-rest", "(d) E <= 0.10 elsewhere"),
     ("vs-landlock", "(b), (b+), (c), (d) open/openat never costlier than Landlock (e)"),
@@ -122,6 +123,13 @@ def check(run):
     bad, na = excess_rule("c", 0.10, rest)
     out["c-rest"] = verdict(bad, na, len(rest) > len(na))
 
+    # A walk's cost per component, for a process without state (issue 29).
+    cell = ops.get("stat", {}).get("b", {})
+    if "ratio" in cell:
+        out["b-stat"] = ("met" if cell["ratio"] <= 1.05 else "missed",
+                         "stat %.3f x" % cell["ratio"])
+    else:
+        out["b-stat"] = ("n/a", cell.get("na", "not measured"))
     cell = ops.get("openat", {}).get("d", {})
     if "ratio" in cell:
         ok = cell["ratio"] <= 1.30

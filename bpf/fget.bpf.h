@@ -15,6 +15,7 @@
 #ifndef CAPSICUM_FGET_BPF_H
 #define CAPSICUM_FGET_BPF_H
 
+#include "lookup_beneath.bpf.h"
 #include "optable.bpf.h"
 #include "state.bpf.h"
 
@@ -52,6 +53,7 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	struct capsicum_proc *p;
 	struct pt_regs *regs;
 	struct fget_need n;
+	__u64 walk;
 	long nr;
 
 	p = current_proc();
@@ -60,9 +62,12 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	nr = call_of(task, regs);
-	if (nr < 0)
+	walk = walk_dirfd_need(task, (int)fd);
+	if (nr < 0 && !walk)
 		return 0; /* not a native syscall: the stock hooks decide */
-	n = fget_need_of(regs, nr, (int)fd, file);
+	n = nr < 0 ? (struct fget_need){}
+		   : fget_need_of(regs, nr, (int)fd, file);
+	n.need[0] |= walk;
 	if (!n.need[0] && !n.need[1])
 		return 0;
 	/* The fd table maps fd to file right now: its entry is exact. */

@@ -108,6 +108,21 @@ opt_rule_old_value(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 }
 
 /*
+ * faccessat(dfd, path, ...): an empty path (AT_EMPTY_PATH) acts on the
+ * descriptor itself, which then needs the row's right without
+ * CAP_LOOKUP (CAP_FSTAT for CAP_FSTATAT). Decided where the walk looks
+ * the descriptor up (fget), from the walk's own copy of the path.
+ */
+static __always_inline struct opt_need
+opt_rule_empty_path(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	struct nameidata *nd = bpf_get_current_task_btf()->nameidata;
+	bool empty = nd && nd->dfd == c->fd && walk_name_empty(nd);
+
+	return opt_one(c, fds, empty ? rights & ~OPT_BITS(CAP_LOOKUP) : rights);
+}
+
+/*
  * Where a transfer's ends are. The fds column says which arguments are
  * descriptors, not which end each is: that is the syscall's signature.
  * An end that is no descriptor here is -1 (fget's fd never is).

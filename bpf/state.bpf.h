@@ -322,6 +322,21 @@ static __always_inline struct file *fd_file(int fd)
 	return f;
 }
 
+/*
+ * Whether a walk has no name to look up (AT_EMPTY_PATH: it acts on its
+ * starting descriptor), from the kernel's copy of the path. A name that
+ * cannot be read counts as a name: the stricter need.
+ */
+static __always_inline bool walk_name_empty(struct nameidata *nd)
+{
+	const char *name = BPF_CORE_READ(nd, name, name);
+	char c = 1;
+
+	if (name)
+		bpf_probe_read_kernel(&c, 1, name);
+	return !c;
+}
+
 static __always_inline __u64 file_gen(struct file *file)
 {
 	__u64 key = (__u64)file;

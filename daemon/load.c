@@ -89,6 +89,20 @@ static const struct {
 	{ "capsicum_fget_on_fcntl", "bpf_task_fget_check_enable" },
 	{ "capsicum_fget_on_prctl", "bpf_task_fget_check_enable" },
 	{ "capsicum_fget_on_receive", "bpf_task_fget_check_enable" },
+	{ "capsicum_lookup_beneath", "bpf_lsm_lookup_beneath" },
+};
+
+/*
+ * Programs the patched kernel makes unnecessary: each stays out where the
+ * kernel's BTF has the function it names. A kernel that keeps lookups
+ * from a descriptor beneath it (lookup_beneath.bpf.h) needs no check of
+ * each step of a walk, which every process would pay for.
+ */
+static const struct {
+	const char *prog;
+	const char *func;
+} superseded_progs[] = {
+	{ "capsicum_inode_permission", "bpf_lsm_lookup_beneath" },
 };
 
 bool capsicum_prog_absent(const struct btf *btf, const char *prog)
@@ -99,6 +113,12 @@ bool capsicum_prog_absent(const struct btf *btf, const char *prog)
 			return btf__find_by_name_kind(btf,
 						      optional_progs[i].func,
 						      BTF_KIND_FUNC) < 0;
+	for (size_t i = 0;
+	     i < sizeof(superseded_progs) / sizeof(superseded_progs[0]); i++)
+		if (!strcmp(superseded_progs[i].prog, prog))
+			return btf__find_by_name_kind(btf,
+						      superseded_progs[i].func,
+						      BTF_KIND_FUNC) >= 0;
 	return false;
 }
 

@@ -458,3 +458,52 @@ SELFTEST(patched_epoll_wait_needs_cap_event)
 	ASSERT_ERRNO(epoll_pwait(no, &ev, 1, 0, NULL), ENOTCAPABLE,
 		     "epoll_pwait without");
 }
+
+/*
+ * faccessat through a dirfd: the kernel keeps its walk beneath the
+ * descriptor (kernel/ 0004) and the access check needs CAP_FSTATAT of
+ * it, asked at the walk's own lookup of the dirfd (before any name, so
+ * a missing name answers like an existing one); an empty path
+ * (faccessat2's AT_EMPTY_PATH) acts on the descriptor: CAP_FSTAT.
+ */
+SELFTEST(patched_faccessat_needs_cap_fstatat)
+{
+	char top[] = "/tmp/faccessat.XXXXXX", f[64];
+	int with, without, file, bare;
+
+	need_patched();
+	if (!ASSERT_OK_PTR(mkdtemp(top), "dir"))
+		return;
+	snprintf(f, sizeof(f), "%s/f", top);
+	file = open(f, O_WRONLY | O_CREAT, 0644);
+	with = open(top, O_RDONLY | O_DIRECTORY);
+	without = open(top, O_RDONLY | O_DIRECTORY);
+	bare = open(f, O_RDONLY);
+	if (!ASSERT_TRUE(file >= 0 && with >= 0 && without >= 0 && bare >= 0,
+			 "open") ||
+	    !ASSERT_OK(limit(with, CAP_FSTATAT, 0, 0), "fstatat") ||
+	    !ASSERT_OK(limit(without, CAP_LOOKUP, CAP_READ, 0),
+		       "lookup,read") ||
+	    !ASSERT_OK(limit(file, CAP_FSTAT, 0, 0), "fstat") ||
+	    !ASSERT_OK(limit(bare, CAP_READ, 0, 0), "read"))
+		return;
+	ASSERT_OK(faccessat(with, "f", R_OK, 0), "with CAP_FSTATAT");
+	ASSERT_ERRNO(faccessat(with, "missing", F_OK, 0), ENOENT,
+		     "a missing name, with CAP_FSTATAT");
+	ASSERT_ERRNO(faccessat(without, "f", R_OK, 0), ENOTCAPABLE,
+		     "without CAP_FSTATAT");
+	ASSERT_ERRNO(faccessat(without, "missing", F_OK, 0), ENOTCAPABLE,
+		     "a missing name, without CAP_FSTATAT");
+	ASSERT_ERRNO(faccessat(with, "../x", F_OK, 0), ENOTCAPABLE,
+		     "a name above the dirfd");
+	ASSERT_OK(syscall(SYS_faccessat2, file, "", W_OK, AT_EMPTY_PATH),
+		  "the descriptor itself with CAP_FSTAT");
+	ASSERT_ERRNO(syscall(SYS_faccessat2, bare, "", R_OK, AT_EMPTY_PATH),
+		     ENOTCAPABLE, "the descriptor itself without CAP_FSTAT");
+	close(with);
+	close(without);
+	close(file);
+	close(bare);
+	unlink(f);
+	rmdir(top);
+}

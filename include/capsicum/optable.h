@@ -121,9 +121,6 @@ enum opt_rule {
 	"walk to it is confined like every other: "                            \
 	"`walk_faccessat_limited_never_steps_outside`); capability mode "      \
 	"refuses both calls"
-#define OPT_WHY_FACCESSAT_PATCHED                                              \
-	"the lookup below the dirfd also needs the beneath check of the "      \
-	"other `*at()` calls, which `file_fget` does not do yet"
 #define OPT_WHY_POLL                                                           \
 	"no LSM hook sees a descriptor being polled, so one limited without "  \
 	"`CAP_EVENT` still reports its readiness"
@@ -302,10 +299,10 @@ enum opt_rule {
 	  OPT_YES, "")                                                         \
 	X(fchownat, 260, 298, OPT_ARG(0), CAP_FCHOWNAT, none, OPT_YES, "",     \
 	  OPT_YES, "")                                                         \
-	X(faccessat, 269, 307, OPT_ARG(0), CAP_FSTATAT, none, OPT_NO,          \
-	  OPT_WHY_FACCESSAT, OPT_NO, OPT_WHY_FACCESSAT_PATCHED)                \
-	X(faccessat2, 439, 439, OPT_ARG(0), CAP_FSTATAT, none, OPT_NO,         \
-	  OPT_WHY_FACCESSAT, OPT_NO, OPT_WHY_FACCESSAT_PATCHED)
+	X(faccessat, 269, 307, OPT_ARG(0), CAP_FSTATAT, empty_path, OPT_NO,    \
+	  OPT_WHY_FACCESSAT, OPT_YES, "")                                      \
+	X(faccessat2, 439, 439, OPT_ARG(0), CAP_FSTATAT, empty_path, OPT_NO,   \
+	  OPT_WHY_FACCESSAT, OPT_YES, "")
 
 /* Seen by the patched kernel only: bpf/fget.bpf.h. */
 #define CAPSICUM_OPS_FGET(X)                                                   \
