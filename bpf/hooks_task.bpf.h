@@ -19,7 +19,7 @@
  * capsicumd's kill of a doomed pdfork child (struct capsicum_pd_kill)
  * goes only to that child: checked here, on the task the signal is about
  * to reach, so a number reused since the request is never killed. Other
- * signals pass; this can only refuse.
+ * signals pass; this can only refuse (EPERM).
  */
 static __always_inline int pd_kill_check(struct task_struct *target,
 					 struct kernel_siginfo *info, int sig)
@@ -40,7 +40,11 @@ static __always_inline int pd_kill_check(struct task_struct *target,
 	    pd->pid == (__u64)BPF_CORE_READ(leader, thread_pid) &&
 	    BPF_CORE_READ(leader, start_boottime) == start)
 		return 0;
-	return -ESRCH;
+	/*
+	 * Not ESRCH: kill_pid_info_type() takes that for a task unhashed
+	 * meanwhile and tries again, forever.
+	 */
+	return -EPERM;
 }
 
 SEC("lsm/task_kill")

@@ -18,7 +18,7 @@
  * pidfd_open() pins the process the number names now; the hook then
  * checks, on the very task the signal reaches, that it is the doomed
  * child the request named (its start time), so a number reused between
- * the request and here is refused with ESRCH and nothing else dies.
+ * the request and here is refused with EPERM and nothing else dies.
  */
 static int kill_child(const struct capsicum_pd_kill *rec)
 {
@@ -55,8 +55,9 @@ static int on_request(void *ctx, void *data, size_t size)
 		log_msg(LOG_DEBUG, "procdesc",
 			"killed pid %u: its last process descriptor closed",
 			rec.tgid);
-	} else if (err == -ESRCH) {
-		k->gone++; /* exited, or the number names another now */
+	} else if (err == -ESRCH || err == -EPERM) {
+		/* Reaped, or (EPERM) the number names another process now. */
+		k->gone++;
 	} else {
 		k->failed++;
 		log_msg(LOG_WARNING, "procdesc",

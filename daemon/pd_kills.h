@@ -14,7 +14,7 @@ struct pd_kills {
 	int map_fd;	   /* kept open: libbpf's epoll watches it */
 	uint64_t received; /* requests read from the ring buffer */
 	uint64_t killed;   /* of which the SIGKILL was delivered */
-	uint64_t gone;	   /* of which the child had exited already */
+	uint64_t gone;	   /* of which the child was gone (or refused) */
 	uint64_t failed;   /* of which the kill failed otherwise */
 };
 

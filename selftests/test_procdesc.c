@@ -437,7 +437,7 @@ static int marked_kill(int w, __u64 start_boottime)
 }
 
 /*
- * The kill capsicumd sends is refused (ESRCH) by the task_kill hook for
+ * The kill capsicumd sends is refused (EPERM) by the task_kill hook for
  * any process but a doomed pdfork child with the start time the request
  * named: a pid reused since is never killed. Here, a child whose
  * descriptor is still open, and a plain fork child, both survive it.
@@ -452,7 +452,7 @@ SELFTEST(procdesc_marked_kill_only_reaches_doomed_child)
 	child = pdfork_asleep(&pd, 0, false, &w);
 	if (!ASSERT_OK(child, "pdfork a child asleep"))
 		return;
-	ASSERT_ERRNO(marked_kill(w, 0), ESRCH, "not doomed, wrong start");
+	ASSERT_ERRNO(marked_kill(w, 0), EPERM, "not doomed, wrong start");
 	ASSERT_TRUE(!dies_within(w, 0), "the watched child lives");
 	ASSERT_OK(pdkill(pd, SIGKILL), "pdkill");
 	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), child, "pdwait4");
@@ -468,7 +468,7 @@ SELFTEST(procdesc_marked_kill_only_reaches_doomed_child)
 	w = (int)syscall(SYS_pidfd_open, child, 0);
 	if (!ASSERT_OK(w, "pidfd_open"))
 		return;
-	ASSERT_ERRNO(marked_kill(w, 0), ESRCH, "a plain child");
+	ASSERT_ERRNO(marked_kill(w, 0), EPERM, "a plain child");
 	ASSERT_TRUE(!dies_within(w, 0), "the plain child lives");
 	ASSERT_OK(kill(child, SIGKILL), "kill");
 	ASSERT_EQ(waitpid(child, NULL, 0), child, "reap");

@@ -37,7 +37,7 @@ struct capsicum_pd_kill {
 /*
  * capsicumd's SIGKILL carries si_code SI_QUEUE, si_errno this magic and
  * the event's start_boottime in si_value: the task_kill hook refuses such
- * a signal (ESRCH) unless its target is that child, still doomed.
+ * a signal (EPERM) unless its target is that child, still doomed.
  */
 #define CAPSICUM_PD_KILL_MAGIC 0x4350444b /* "CPDK" */
 
