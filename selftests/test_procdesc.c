@@ -23,6 +23,7 @@
 #include <sys/procdesc.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t sigchld_seen;
@@ -216,12 +217,12 @@ SELFTEST(procdesc_close_kills_unless_daemon)
  */
 #define KILL_BOUND_MS 3000
 
-/* How the last descriptor goes, with the child asleep all along. */
-enum last_ref {
-	BY_CLOSE,	/* the parent closes it */
-	BY_HOLDER_EXIT, /* a forked holder has the last one and exits */
-	BY_EXEC,	/* ... or execs a program (PD_CLOEXEC) and lives */
-};
+/*
+ * How the last descriptor goes, with the child asleep all along: the
+ * parent closes it, or the parent closes its own and a forked holder,
+ * with the last one, exits or execs (PD_CLOEXEC) a program that lives on.
+ */
+enum last_ref { BY_CLOSE, BY_HOLDER_EXIT, BY_EXEC };
 
 /* Skips unless capsicumd runs (any uid): it is what sends the kill. */
 static bool need_daemon(void)
@@ -311,10 +312,21 @@ static pid_t pdfork_asleep(int *pd, int flags, bool in_read, int *w)
 	return pid;
 }
 
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
 static void last_ref_kills(enum last_ref how, bool in_read)
 {
+	static const char *const hows[] = { "close", "holder exit", "exec" };
 	int pd, w, go[2] = { -1, -1 }, status = -1;
 	pid_t child, holder = -1;
+	struct timespec t0;
 	char c;
 
 	child = pdfork_asleep(&pd, how == BY_EXEC ? PD_CLOEXEC : 0, in_read,
@@ -326,34 +338,43 @@ static void last_ref_kills(enum last_ref how, bool in_read)
 			return;
 		holder = fork();
 		if (holder == 0) {
+			/* After the parent's close, told by one byte. */
 			close(go[1]);
+			if (read(go[0], &c, 1) != 1)
+				_exit(1);
 			if (how == BY_EXEC) {
 				/* cat holds on until the test closes go. */
 				dup2(go[0], 0);
 				execl("/bin/cat", "cat", (char *)NULL);
 				_exit(127);
 			}
-			_exit(read(go[0], &c, 1) < 0);
+			_exit(0);
 		}
 		close(go[0]);
 		if (!ASSERT_OK(holder, "fork the holder"))
 			return;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ASSERT_OK(close(pd), "close the parent's descriptor");
-	if (how == BY_HOLDER_EXIT) {
+	if (how != BY_CLOSE) {
 		ASSERT_TRUE(!dies_within(w, 0),
 			    "alive while the holder has a descriptor");
-		close(go[1]); /* the holder exits */
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		/* The holder exits, or execs with close-on-exec. */
+		ASSERT_EQ(write(go[1], "x", 1), 1, "tell the holder");
 	}
-	ASSERT_TRUE(dies_within(w, KILL_BOUND_MS),
-		    "the sleeping child dies once its last descriptor went");
-	if (how == BY_EXEC) {
+	if (ASSERT_TRUE(
+		    dies_within(w, KILL_BOUND_MS),
+		    "the sleeping child dies once its last descriptor went"))
+		printf("    %s, child in %s: dead after %.1f ms\n", hows[how],
+		       in_read ? "read" : "pause", ms_since(&t0));
+	if (how == BY_EXEC)
 		ASSERT_EQ(waitpid(holder, NULL, WNOHANG), 0,
 			  "the holder lives on after its exec");
-		close(go[1]);
-	}
-	if (holder > 0)
+	if (holder > 0) {
+		close(go[1]); /* cat sees end of file */
 		ASSERT_EQ(selftest_wait(holder), 0, "the holder");
+	}
 	if (!dies_within(w, 0))
 		syscall(SYS_pidfd_send_signal, w, SIGKILL, NULL, 0);
 	ASSERT_EQ(waitpid(child, &status, __WALL), child, "reap the child");
