@@ -25,6 +25,29 @@
 /* More denials than the ring holds, whatever earlier tests left in it. */
 #define DENIALS (RING_RECORDS + 1000)
 
+/*
+ * Skips unless root (the counters) and no capsicumd drains the rings;
+ * the counters' fd with *before read, or -1 (failed).
+ */
+static int undrained_counters(struct fuzz_counters *before)
+{
+	int bss;
+
+	if (!selftest_is_root() || fixture_daemon_pid())
+		selftest_skip("needs root (the counters) and no capsicumd "
+			      "draining the ring");
+	if (!fixture_loaded())
+		return -1;
+	bss = fuzz_counters_open();
+	if (!ASSERT_OK(bss, "open the counters"))
+		return -1;
+	if (!ASSERT_OK(fuzz_counters_read(bss, before), "counters")) {
+		close(bss);
+		return -1;
+	}
+	return bss;
+}
+
 SELFTEST(ringbuf_full_counts_drops)
 {
 	struct fuzz_counters before, after;
@@ -33,16 +56,12 @@ SELFTEST(ringbuf_full_counts_drops)
 	struct stat st;
 	int bss, fd;
 
-	if (!selftest_is_root() || fixture_daemon_pid())
-		selftest_skip("needs root (the counters) and no capsicumd "
-			      "draining the ring");
-	if (!fixture_loaded())
+	bss = undrained_counters(&before);
+	if (bss < 0)
 		return;
-	bss = fuzz_counters_open();
 	fd = fixture_scratch_file("x");
-	if (!ASSERT_OK(bss, "open the counters") || !ASSERT_OK(fd, "file") ||
-	    !ASSERT_OK(fixture_limit_all_but(fd, CAP_FSTAT), "limit") ||
-	    !ASSERT_OK(fuzz_counters_read(bss, &before), "counters"))
+	if (!ASSERT_OK(fd, "file") ||
+	    !ASSERT_OK(fixture_limit_all_but(fd, CAP_FSTAT), "limit"))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (size_t i = 0; i < DENIALS; i++)
@@ -84,14 +103,8 @@ SELFTEST(ringbuf_full_counts_pd_kill_drops)
 	int bss, pd;
 	pid_t pid;
 
-	if (!selftest_is_root() || fixture_daemon_pid())
-		selftest_skip("needs root (the counters) and no capsicumd "
-			      "draining the ring");
-	if (!fixture_loaded())
-		return;
-	bss = fuzz_counters_open();
-	if (!ASSERT_OK(bss, "open the counters") ||
-	    !ASSERT_OK(fuzz_counters_read(bss, &before), "counters"))
+	bss = undrained_counters(&before);
+	if (bss < 0)
 		return;
 	for (size_t i = 0; i < PD_CLOSES; i++) {
 		pid = pdfork(&pd, 0);
