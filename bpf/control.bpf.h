@@ -8,6 +8,7 @@
 #define CAPSICUM_CONTROL_BPF_H
 
 #include "state.bpf.h"
+#include <capsicum/pins.h>
 
 #define F_GETFD 1
 
@@ -454,6 +455,20 @@ __s64 pd_files_live;
 /* Set once a descriptor was watched: task_free then drops pd_procs. */
 bool pd_used;
 
+/*
+ * Kill requests for capsicumd (struct capsicum_pd_kill), apart from the
+ * denials: a flood of denials, or a daemon that rate-limits and falls
+ * behind on them, must not delay or crowd out a kill. Small: a request
+ * lives only until capsicumd's next poll; the self-kill at the child's
+ * next hook stays the fallback when the ring is full or nobody reads it.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 * 1024);
+} pd_kills SEC(".maps");
+__u64 pd_kill_requests; /* requests written to pd_kills */
+__u64 pd_kill_dropped;	/* of which the ring had no room for */
+
 #define PIDTYPE_TGID_ 1
 
 /* The thread-group leader a struct pid names, as a plain address. */
@@ -527,7 +542,33 @@ static __always_inline void pd_exec_carry(struct task_struct *task)
 		pd->task = (__u64)task;
 }
 
-/* The last reference to a watched pidfd is gone: its process is doomed. */
+/* Asks capsicumd to kill the process pid leads (tgid is its number). */
+static __always_inline void pd_kill_request(__u32 tgid, struct pid *pid)
+{
+	struct task_struct *leader = (struct task_struct *)pid_leader(pid);
+	struct capsicum_pd_kill *k;
+
+	if (!leader)
+		return; /* reaped: nothing left to kill */
+	k = bpf_ringbuf_reserve(&pd_kills, sizeof(*k), 0);
+	if (!k) {
+		__sync_fetch_and_add(&pd_kill_dropped, 1);
+		return;
+	}
+	/* de_thread gives a new leader the old one's start time. */
+	k->start_boottime = BPF_CORE_READ(leader, start_boottime);
+	k->tgid = tgid;
+	k->pad = 0;
+	bpf_ringbuf_submit(k, 0);
+	__sync_fetch_and_add(&pd_kill_requests, 1);
+}
+
+/*
+ * The last reference to a watched pidfd is gone (a close, the holder's
+ * exit or exec, an SCM_RIGHTS message never received): its process is
+ * doomed. It meets pd_doom_check at its next hook, and capsicumd, if it
+ * runs, kills it at once even if it sleeps.
+ */
 static __always_inline void pd_file_freed(struct file *file)
 {
 	__u64 key = (__u64)file;
@@ -544,6 +585,7 @@ static __always_inline void pd_file_freed(struct file *file)
 	if (pd && pd->pid == pf->pid && pd->state != PD_DOOMED) {
 		__sync_fetch_and_add(&pd_doomed, 1);
 		pd->state = PD_DOOMED;
+		pd_kill_request(pf->tgid, (struct pid *)pf->pid);
 	}
 	bpf_map_delete_elem(&pd_files, &key);
 	__sync_fetch_and_add(&pd_files_live, -1);

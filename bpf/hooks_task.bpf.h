@@ -11,17 +11,57 @@
 
 #include "state.bpf.h"
 #include "syscalls_at.bpf.h"
+#include <capsicum/pins.h>
+
+#define SI_QUEUE (-1)
+
+/*
+ * capsicumd's kill of a doomed pdfork child (struct capsicum_pd_kill)
+ * goes only to that child: checked here, on the task the signal is about
+ * to reach, so a number reused since the request is never killed. Other
+ * signals pass; this can only refuse (EPERM).
+ */
+static __always_inline int pd_kill_check(struct task_struct *target,
+					 struct kernel_siginfo *info, int sig)
+{
+	struct task_struct *leader = target->group_leader;
+	__u32 tgid = target->tgid;
+	struct pd_proc *pd;
+	__u64 start;
+
+	/* SEND_SIG_NOINFO and SEND_SIG_PRIV are 0 and 1. */
+	if (sig != SIGKILL || (unsigned long)info <= 1 ||
+	    BPF_CORE_READ(info, si_code) != SI_QUEUE ||
+	    BPF_CORE_READ(info, si_errno) != CAPSICUM_PD_KILL_MAGIC)
+		return 0;
+	start = (__u64)BPF_CORE_READ(info, _sifields._rt._sigval.sival_ptr);
+	pd = bpf_map_lookup_elem(&pd_procs, &tgid);
+	if (pd && pd->state == PD_DOOMED &&
+	    pd->pid == (__u64)BPF_CORE_READ(leader, thread_pid) &&
+	    BPF_CORE_READ(leader, start_boottime) == start)
+		return 0;
+	/*
+	 * Not ESRCH: kill_pid_info_type() takes that for a task unhashed
+	 * meanwhile and tries again, forever.
+	 */
+	return -EPERM;
+}
 
 SEC("lsm/task_kill")
-int BPF_PROG(capsicum_task_kill, struct task_struct *target)
+int BPF_PROG(capsicum_task_kill, struct task_struct *target,
+	     struct kernel_siginfo *info, int sig)
 {
-	struct capsicum_proc *p = current_proc();
+	struct capsicum_proc *p;
 	struct task_struct *self;
 	struct file *f;
-	int fd;
+	int fd, err;
 
 	long nr;
 
+	err = pd_kill_check(target, info, sig);
+	if (err)
+		return err;
+	p = current_proc();
 	if (!p)
 		return 0;
 	nr = current_call();

@@ -97,14 +97,17 @@ int cmd_status(const struct capctl_args *a)
 			       "%lld "
 			       "files tracked, %llu denials (%llu dropped), "
 			       "%llu protection refusals, %llu quota "
-			       "refusals\n",
+			       "refusals, %llu process descriptor kills "
+			       "requested (%llu dropped)\n",
 			       (long long)c.live_tables,
 			       (unsigned long long)c.tables_created,
 			       (long long)c.tracked_files,
 			       (unsigned long long)c.denials,
 			       (unsigned long long)c.denials_dropped,
 			       (unsigned long long)c.protect_denied,
-			       (unsigned long long)c.quota_refusals);
+			       (unsigned long long)c.quota_refusals,
+			       (unsigned long long)c.pd_kill_requests,
+			       (unsigned long long)c.pd_kill_dropped);
 	} else {
 		json_init(&j, stdout);
 		json_begin_object(&j);
@@ -135,6 +138,9 @@ int cmd_status(const struct capctl_args *a)
 			json_kv_uint(&j, "protection_refusals",
 				     c.protect_denied);
 			json_kv_uint(&j, "quota_refusals", c.quota_refusals);
+			json_kv_uint(&j, "pd_kill_requests",
+				     c.pd_kill_requests);
+			json_kv_uint(&j, "pd_kill_dropped", c.pd_kill_dropped);
 			json_end_object(&j);
 		}
 		json_end_object(&j);

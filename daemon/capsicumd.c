@@ -13,6 +13,7 @@
 #include "load.h"
 #include "log.h"
 #include "notify.h"
+#include "pd_kills.h"
 #include "pinned.h"
 #include "probe.h"
 #include "query_server.h"
@@ -279,7 +280,7 @@ static int ensure_state(const struct options *o)
 	return EXIT_OK;
 }
 
-static void log_counters(const struct denials *d)
+static void log_counters(const struct denials *d, const struct pd_kills *k)
 {
 	struct capsicum_counters c = { 0 };
 
@@ -292,6 +293,13 @@ static void log_counters(const struct denials *d)
 		(unsigned long long)c.denials,
 		(unsigned long long)c.denials_dropped,
 		(unsigned long long)c.protect_denied);
+	log_msg(LOG_INFO, "stats",
+		"process descriptor kills received %llu, killed %llu, gone "
+		"%llu, failed %llu; BPF side: requested %llu, dropped %llu",
+		(unsigned long long)k->received, (unsigned long long)k->killed,
+		(unsigned long long)k->gone, (unsigned long long)k->failed,
+		(unsigned long long)c.pd_kill_requests,
+		(unsigned long long)c.pd_kill_dropped);
 }
 
 static int write_pidfile(const char *path)
@@ -311,6 +319,7 @@ static int write_pidfile(const char *path)
 static int serve(const struct options *o)
 {
 	struct query_server q;
+	struct pd_kills k;
 	struct denials d;
 	sigset_t mask;
 	int sfd, err;
@@ -336,6 +345,16 @@ static int serve(const struct options *o)
 		denials_close(&d);
 		return err == -EPERM ? EXIT_DENIED : EXIT_ERROR;
 	}
+	/* Not fatal: a doomed child still dies at its next hook. */
+	err = pd_kills_open(&k);
+	if (err) {
+		log_msg(LOG_WARNING, "procdesc",
+			"no kill requests (%s): a pdfork child whose last "
+			"descriptor closes dies only at its next checked "
+			"operation",
+			strerror(-err));
+		pd_kills_close(&k);
+	}
 	/* Not fatal: root's capctl reads the pins without it. */
 	err = query_open(&q, CAPSICUMD_QUERY_SOCK, o->audit_path);
 	if (err)
@@ -353,6 +372,7 @@ static int serve(const struct options *o)
 	if (sfd < 0 || write_pidfile(o->pidfile)) {
 		log_msg(LOG_ERR, "daemon", "setup failed: %s", strerror(errno));
 		query_close(&q);
+		pd_kills_close(&k);
 		denials_close(&d);
 		return EXIT_ERROR;
 	}
@@ -368,24 +388,28 @@ static int serve(const struct options *o)
 	log_msg(LOG_INFO, "daemon", "ready (pid %d, rate limit %u/s)", getpid(),
 		o->rate);
 	for (;;) {
-		struct pollfd p[2 + QUERY_POLLFDS] = {
+		/* A negative fd (no kill requests) is ignored by poll. */
+		struct pollfd p[3 + QUERY_POLLFDS] = {
 			{ .fd = denials_fd(&d), .events = POLLIN },
-			{ .fd = sfd, .events = POLLIN }
+			{ .fd = sfd, .events = POLLIN },
+			{ .fd = pd_kills_fd(&k), .events = POLLIN }
 		};
 		struct signalfd_siginfo si;
-		int nq = query_pollfds(&q, p + 2);
+		int nq = query_pollfds(&q, p + 3);
 
 		/*
 		 * The timeout closes rate-limit windows when all is quiet,
 		 * and query clients past their deadline.
 		 */
-		if (poll(p, 2 + (nfds_t)nq, 1000) < 0) {
+		if (poll(p, 3 + (nfds_t)nq, 1000) < 0) {
 			if (errno != EINTR)
 				break;
 			nq = 0;
 		}
+		/* Kills first: a flood of denials must not delay them. */
+		pd_kills_drain(&k);
 		denials_drain(&d);
-		query_serve(&q, p + 2, nq);
+		query_serve(&q, p + 3, nq);
 		if (!(p[1].revents & POLLIN) ||
 		    read(sfd, &si, sizeof(si)) != sizeof(si))
 			continue;
@@ -398,12 +422,14 @@ static int serve(const struct options *o)
 		break;
 	}
 	notify_send("STOPPING=1");
+	pd_kills_drain(&k);
 	denials_drain(&d);
-	log_counters(&d);
+	log_counters(&d, &k);
 	log_msg(LOG_INFO, "daemon",
 		"exiting; Capsicum stays loaded (capsicumd --unload removes "
 		"it)");
 	query_close(&q);
+	pd_kills_close(&k);
 	denials_close(&d);
 	if (o->pidfile)
 		unlink(o->pidfile);

@@ -34,5 +34,7 @@ int counters_read(struct capsicum_counters *c)
 	c->tracked_files = v.bss.tracked_files;
 	c->tables_created = v.bss.next_table_id;
 	c->quota_refusals = v.bss.quota_refusals;
+	c->pd_kill_requests = v.bss.pd_kill_requests;
+	c->pd_kill_dropped = v.bss.pd_kill_dropped;
 	return 0;
 }

@@ -13,6 +13,8 @@ struct capsicum_counters {
 	int64_t tracked_files;	  /* files with a generation */
 	uint64_t tables_created;  /* table ids handed out since load */
 	uint64_t quota_refusals;  /* stores refused by a uid's quota */
+	uint64_t pd_kill_requests; /* pdfork children to kill, for capsicumd */
+	uint64_t pd_kill_dropped; /* of which the ring buffer had no room for */
 };
 
 /*

@@ -357,6 +357,7 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 		{ skel->maps.cap_files, CAPSICUM_PIN_FILES, 0400 },
 		{ skel->maps.cap_ioctls, CAPSICUM_PIN_IOCTLS, 0400 },
 		{ skel->maps.denials, CAPSICUM_PIN_DENIALS, 0400 },
+		{ skel->maps.pd_kills, CAPSICUM_PIN_PD_KILLS, 0400 },
 		{ skel->maps.bss, CAPSICUM_PIN_BSS, 0400 },
 		{ skel->maps.version, CAPSICUM_PIN_VERSION, 0400 },
 	};

@@ -98,6 +98,7 @@ int fuzz_probe(struct fuzz_zoo *z, enum fuzz_kind k,
 /* The BPF side's counters (the pinned bss), when this process may read. */
 struct fuzz_counters {
 	uint64_t denials, dropped, protect_denied, tables_created, quota;
+	uint64_t pd_kill_requests, pd_kill_dropped;
 	int64_t live_tables, tracked_files, pd_doomed, pd_files_live;
 };
 /* -1 if the pinned bss cannot be opened (uid 1000 may not). */

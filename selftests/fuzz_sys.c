@@ -42,6 +42,8 @@ int fuzz_counters_read(int fd, struct fuzz_counters *c)
 	c->tracked_files = v.bss.tracked_files;
 	c->pd_doomed = v.bss.pd_doomed;
 	c->pd_files_live = v.bss.pd_files_live;
+	c->pd_kill_requests = v.bss.pd_kill_requests;
+	c->pd_kill_dropped = v.bss.pd_kill_dropped;
 	return 0;
 }
 

@@ -10,15 +10,20 @@
 #include "selftest.h"
 
 #include <capsicum/abi.h>
+#include <capsicum/pins.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/capsicum.h>
 #include <sys/prctl.h>
 #include <sys/procdesc.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t sigchld_seen;
@@ -200,6 +205,295 @@ SELFTEST(procdesc_close_kills_unless_daemon)
 	ASSERT_TRUE(status >= 0 && WIFEXITED(status) &&
 			    WEXITSTATUS(status) == 0,
 		    "a PD_DAEMON child outlives its descriptor");
+}
+
+/*
+ * Prompt kill on last close (doc/daemon.md, "Process descriptors"): a
+ * child asleep in pause() or read() passes no hook, so only capsicumd's
+ * SIGKILL, sent when the BPF side reports that the last descriptor went,
+ * ends it. The bound is guest time; the test fails past it and waits for
+ * nothing else (a separate pidfd_open() descriptor turns readable when
+ * the child dies).
+ */
+#define KILL_BOUND_MS 3000
+
+/*
+ * How the last descriptor goes, with the child asleep all along: the
+ * parent closes it, or the parent closes its own and a forked holder,
+ * with the last one, exits or execs (PD_CLOEXEC) a program that lives on.
+ */
+enum last_ref { BY_CLOSE, BY_HOLDER_EXIT, BY_EXEC };
+
+/* Skips unless capsicumd runs (any uid): it is what sends the kill. */
+static bool need_daemon(void)
+{
+	if (!fixture_loaded())
+		return false;
+	if (!fixture_daemon_pid())
+		selftest_skip("capsicumd is not running (boot with run-vm.sh "
+			      "--daemon): without it a sleeping child dies "
+			      "only at its next checked operation");
+	return true;
+}
+
+/* Says it is about to sleep, then sleeps until killed (or the alarm). */
+static void sleeper(int ack, int in, bool in_read)
+{
+	char c;
+
+	alarm(30);
+	if (write(ack, "s", 1) != 1)
+		_exit(100);
+	if (in_read)
+		_exit(read(in, &c, 1) < 0 ? 101 : 102);
+	pause();
+	_exit(103);
+}
+
+/*
+ * True once pid sleeps (state S): after its byte on the ack pipe that is
+ * in pause() or read(), past every hook. Polls /proc, bounded.
+ */
+static bool asleep(pid_t pid)
+{
+	char path[64], buf[512], *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (int i = 0; i < 10000; i++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			return false;
+		buf[n] = '\0';
+		end = strrchr(buf, ')');
+		if (end && end[1] == ' ' && end[2] == 'S')
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+/* True if the process of pidfd w has exited within ms milliseconds. */
+static bool dies_within(int w, int ms)
+{
+	struct pollfd p = { .fd = w, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 1;
+}
+
+/* A pdfork child asleep; *w a pidfd_open() of it, which does not count. */
+static pid_t pdfork_asleep(int *pd, int flags, bool in_read, int *w)
+{
+	int ack[2], in[2];
+	pid_t pid;
+	char c;
+
+	*w = -1;
+	if (pipe(ack) || pipe(in))
+		return -1;
+	pid = pdfork(pd, flags);
+	if (pid == 0)
+		sleeper(ack[1], in[0], in_read);
+	close(ack[1]);
+	close(in[0]);
+	if (pid < 0)
+		return -1;
+	*w = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (*w < 0 || read(ack[0], &c, 1) != 1 || !asleep(pid))
+		pid = -1;
+	close(ack[0]);
+	/* The child's own copy of in[1] keeps its read() from seeing EOF. */
+	close(in[1]);
+	return pid;
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static void last_ref_kills(enum last_ref how, bool in_read)
+{
+	static const char *const hows[] = { "close", "holder exit", "exec" };
+	int pd, w, go[2] = { -1, -1 }, status = -1;
+	pid_t child, holder = -1;
+	struct timespec t0;
+	char c;
+
+	child = pdfork_asleep(&pd, how == BY_EXEC ? PD_CLOEXEC : 0, in_read,
+			      &w);
+	if (!ASSERT_OK(child, "pdfork a child asleep"))
+		return;
+	if (how != BY_CLOSE) {
+		if (!ASSERT_OK(pipe(go), "pipe"))
+			return;
+		holder = fork();
+		if (holder == 0) {
+			/* After the parent's close, told by one byte. */
+			close(go[1]);
+			if (read(go[0], &c, 1) != 1)
+				_exit(1);
+			if (how == BY_EXEC) {
+				/* cat holds on until the test closes go. */
+				dup2(go[0], 0);
+				execl("/bin/cat", "cat", (char *)NULL);
+				_exit(127);
+			}
+			_exit(0);
+		}
+		close(go[0]);
+		if (!ASSERT_OK(holder, "fork the holder"))
+			return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_OK(close(pd), "close the parent's descriptor");
+	if (how != BY_CLOSE) {
+		ASSERT_TRUE(!dies_within(w, 0),
+			    "alive while the holder has a descriptor");
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		/* The holder exits, or execs with close-on-exec. */
+		ASSERT_EQ(write(go[1], "x", 1), 1, "tell the holder");
+	}
+	if (ASSERT_TRUE(
+		    dies_within(w, KILL_BOUND_MS),
+		    "the sleeping child dies once its last descriptor went"))
+		printf("    %s, child in %s: dead after %.1f ms\n", hows[how],
+		       in_read ? "read" : "pause", ms_since(&t0));
+	if (how == BY_EXEC)
+		ASSERT_EQ(waitpid(holder, NULL, WNOHANG), 0,
+			  "the holder lives on after its exec");
+	if (holder > 0) {
+		close(go[1]); /* cat sees end of file */
+		ASSERT_EQ(selftest_wait(holder), 0, "the holder");
+	}
+	if (!dies_within(w, 0))
+		syscall(SYS_pidfd_send_signal, w, SIGKILL, NULL, 0);
+	ASSERT_EQ(waitpid(child, &status, __WALL), child, "reap the child");
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		    "killed by SIGKILL");
+	close(w);
+}
+
+SELFTEST(procdesc_close_kills_sleeping_child)
+{
+	if (!need_daemon())
+		return;
+	last_ref_kills(BY_CLOSE, false);
+	last_ref_kills(BY_CLOSE, true);
+}
+
+SELFTEST(procdesc_holder_exit_kills_sleeping_child)
+{
+	if (!need_daemon())
+		return;
+	last_ref_kills(BY_HOLDER_EXIT, false);
+	last_ref_kills(BY_HOLDER_EXIT, true);
+}
+
+SELFTEST(procdesc_exec_cloexec_kills_sleeping_child)
+{
+	if (!need_daemon())
+		return;
+	last_ref_kills(BY_EXEC, false);
+	last_ref_kills(BY_EXEC, true);
+}
+
+/*
+ * A PD_DAEMON child asleep outlives its descriptor. No waiting for a kill
+ * that should not come: a second, ordinary child's descriptor is closed
+ * after, and capsicumd serves requests in order, so once that child is
+ * dead any request about the first one has been served too.
+ */
+SELFTEST(procdesc_daemon_child_survives_last_close)
+{
+	int dpd, dw, pd, w, status = -1;
+	pid_t daemon_child, child;
+
+	if (!need_daemon())
+		return;
+	daemon_child = pdfork_asleep(&dpd, PD_DAEMON, false, &dw);
+	if (!ASSERT_OK(daemon_child, "pdfork a PD_DAEMON child"))
+		return;
+	child = pdfork_asleep(&pd, 0, false, &w);
+	if (ASSERT_OK(child, "pdfork an ordinary child")) {
+		ASSERT_OK(close(dpd), "close the PD_DAEMON child's descriptor");
+		ASSERT_OK(close(pd), "close the other one's");
+		if (ASSERT_TRUE(dies_within(w, KILL_BOUND_MS),
+				"the ordinary child dies"))
+			ASSERT_TRUE(!dies_within(dw, 0),
+				    "the PD_DAEMON child lives on");
+		else
+			syscall(SYS_pidfd_send_signal, w, SIGKILL, NULL, 0);
+		ASSERT_EQ(waitpid(child, NULL, __WALL), child, "reap it");
+		close(w);
+	}
+	syscall(SYS_pidfd_send_signal, dw, SIGKILL, NULL, 0);
+	ASSERT_EQ(waitpid(daemon_child, &status, __WALL), daemon_child,
+		  "reap the PD_DAEMON child");
+	close(dw);
+}
+
+/* capsicumd's SIGKILL for a doomed child, aimed at pidfd w. */
+static int marked_kill(int w, __u64 start_boottime)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGKILL;
+	si.si_code = SI_QUEUE;
+	si.si_errno = CAPSICUM_PD_KILL_MAGIC;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	si.si_value.sival_ptr = (void *)(uintptr_t)start_boottime;
+	return (int)syscall(SYS_pidfd_send_signal, w, SIGKILL, &si, 0);
+}
+
+/*
+ * The kill capsicumd sends is refused (EPERM) by the task_kill hook for
+ * any process but a doomed pdfork child with the start time the request
+ * named: a pid reused since is never killed. Here, a child whose
+ * descriptor is still open, and a plain fork child, both survive it.
+ */
+SELFTEST(procdesc_marked_kill_only_reaches_doomed_child)
+{
+	int pd, w, status = -1;
+	pid_t child;
+
+	if (!fixture_loaded())
+		return;
+	child = pdfork_asleep(&pd, 0, false, &w);
+	if (!ASSERT_OK(child, "pdfork a child asleep"))
+		return;
+	ASSERT_ERRNO(marked_kill(w, 0), EPERM, "not doomed, wrong start");
+	ASSERT_TRUE(!dies_within(w, 0), "the watched child lives");
+	ASSERT_OK(pdkill(pd, SIGKILL), "pdkill");
+	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), child, "pdwait4");
+	close(pd);
+	close(w);
+
+	child = fork();
+	if (child == 0) {
+		alarm(30);
+		pause();
+		_exit(1);
+	}
+	w = (int)syscall(SYS_pidfd_open, child, 0);
+	if (!ASSERT_OK(w, "pidfd_open"))
+		return;
+	ASSERT_ERRNO(marked_kill(w, 0), EPERM, "a plain child");
+	ASSERT_TRUE(!dies_within(w, 0), "the plain child lives");
+	ASSERT_OK(kill(child, SIGKILL), "kill");
+	ASSERT_EQ(waitpid(child, NULL, 0), child, "reap");
+	close(w);
 }
 
 /*

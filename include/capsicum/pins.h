@@ -20,6 +20,26 @@
 #define CAPSICUM_PIN_BSS     CAPSICUM_PIN_DIR "/bss"
 /* The ring buffer: only the loader's binary may map it writable. */
 #define CAPSICUM_PIN_DENIALS CAPSICUM_PIN_DIR "/denials"
+/* Kill requests for doomed pdfork children: read by the loader only. */
+#define CAPSICUM_PIN_PD_KILLS CAPSICUM_PIN_DIR "/pd_kills"
+
+/*
+ * A pdfork() child without PD_DAEMON lost its last descriptor (doc/daemon.md,
+ * "Process descriptors"): capsicumd sends it SIGKILL, since no BPF helper
+ * before Linux 6.13 can signal another task. The global tgid names it; its
+ * start time tells it from a later process given the same number.
+ */
+struct capsicum_pd_kill {
+	__u64 start_boottime; /* task_struct.start_boottime of its leader, ns */
+	__u32 tgid;	      /* in the initial PID namespace */
+	__u32 pad;
+};
+/*
+ * capsicumd's SIGKILL carries si_code SI_QUEUE, si_errno this magic and
+ * the event's start_boottime in si_value: the task_kill hook refuses such
+ * a signal (EPERM) unless its target is that child, still doomed.
+ */
+#define CAPSICUM_PD_KILL_MAGIC 0x4350444b /* "CPDK" */
 
 /*
  * Stamp of the pinned state, the value of the one-entry "version" array.
