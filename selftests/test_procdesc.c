@@ -21,6 +21,7 @@
 #include <sys/capsicum.h>
 #include <sys/prctl.h>
 #include <sys/procdesc.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -600,4 +601,99 @@ SELFTEST(procdesc_in_a_pid_namespace)
 		_exit(selftest_wait(init));
 	}
 	ASSERT_EQ(selftest_wait(pid), 0, "pdfork in a new PID namespace");
+}
+
+static int send_one_fd(int sock, int fd)
+{
+	char c = 'x', ctl[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl,
+			    .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(h), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
+static int recv_one_fd(int sock)
+{
+	char c, ctl[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl,
+			    .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *h;
+	int fd;
+
+	if (recvmsg(sock, &m, 0) != 1)
+		return -1;
+	h = CMSG_FIRSTHDR(&m);
+	if (!h || h->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(h), sizeof(int));
+	return fd;
+}
+
+/*
+ * Who may pdkill. A descriptor received over SCM_RIGHTS by another
+ * process of the same uid is authority enough, as on FreeBSD. After the
+ * holder changed its uid (root only: to 65534) the kernel's own
+ * permission check for signals (kill_ok_by_cred, before any LSM runs)
+ * refuses with EPERM, where FreeBSD lets the descriptor decide: an LSM
+ * can only refuse more, so this is the documented deviation, pinned.
+ */
+SELFTEST(procdesc_pdkill_authority)
+{
+	int pd, p[2], sv[2], status = 0;
+	pid_t child, receiver;
+
+	if (!fixture_loaded() || !ASSERT_OK(pipe(p), "pipe") ||
+	    !ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair"))
+		return;
+	child = pdfork(&pd, 0);
+	if (child == 0)
+		child_wait_then_exit(p[0], 0);
+	if (!ASSERT_OK(child, "pdfork"))
+		return;
+	receiver = fork();
+	if (receiver == 0) {
+		int got = recv_one_fd(sv[1]);
+
+		_exit(got < 0 ? 2 : pdkill(got, SIGTERM) ? 3 : 0);
+	}
+	ASSERT_OK(send_one_fd(sv[0], pd), "send the descriptor");
+	ASSERT_EQ(selftest_wait(receiver), 0,
+		  "pdkill through a received descriptor");
+	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), child, "pdwait4");
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
+		    "the receiver's pdkill killed the child");
+	close(pd);
+	close(sv[0]);
+	close(sv[1]);
+
+	if (!selftest_is_root())
+		return; /* no other uid to become */
+	receiver = fork();
+	if (receiver == 0) {
+		/* The holder: pdfork, become 65534, pdkill. */
+		child = pdfork(&pd, 0);
+		if (child == 0)
+			child_wait_then_exit(p[0], 0);
+		if (child < 0 || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(2);
+		/* Exiting closes pd: the child dies with it. */
+		_exit(pdkill(pd, SIGTERM) == -1 && errno == EPERM ? 0 : 3);
+	}
+	ASSERT_EQ(selftest_wait(receiver), 0,
+		  "pdkill after the holder's uid change: EPERM (the kernel's "
+		  "check, a documented deviation)");
+	close(p[0]);
+	close(p[1]);
 }
