@@ -634,6 +634,28 @@ static __always_inline bool fd_request(struct file *file, unsigned int cmd,
 	return true;
 }
 
+/* The patched kernel's per-task flag (kernel/ 0002, PFA_FGET_CHECK). */
+#define PFA_FGET_CHECK 8
+
+/*
+ * CAPSICUM_OP_SELF: what holds for the calling process. The flag bit
+ * is unused on stock kernels, so it reads 0 there.
+ */
+static __always_inline int self_bits(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct capsicum_proc *p = current_proc();
+	int bits = 0;
+
+	if (p)
+		bits |= CAPSICUM_SELF_STATE;
+	if (p && (p->flags & CAPSICUM_PROC_CAPMODE))
+		bits |= CAPSICUM_SELF_CAPMODE;
+	if (task->atomic_flags & (1UL << PFA_FGET_CHECK))
+		bits |= CAPSICUM_SELF_FGET_CHECK;
+	return bits;
+}
+
 SEC("lsm/task_prctl")
 int BPF_PROG(capsicum_prctl, int option, unsigned long arg2, unsigned long arg3,
 	     unsigned long arg4, unsigned long arg5)
@@ -660,6 +682,8 @@ int BPF_PROG(capsicum_prctl, int option, unsigned long arg2, unsigned long arg3,
 		return p && (p->flags & CAPSICUM_PROC_CAPMODE)
 			       ? -CAPSICUM_STATUS_OK_CAPMODE
 			       : status_ok();
+	case CAPSICUM_OP_SELF:
+		return -(CAPSICUM_STATUS_SELF + self_bits());
 	case CAPSICUM_OP_PD_CHILD:
 		p = proc_get_or_create();
 		if (!p)

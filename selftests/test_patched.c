@@ -9,6 +9,7 @@
 #include "fixture.h"
 #include "selftest.h"
 
+#include <capsicum/abi.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -22,6 +23,7 @@
 #include <sys/capsicum.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/prctl.h>
 #include <sys/procdesc.h>
 #include <sys/select.h>
 #include <sys/signalfd.h>
@@ -291,6 +293,28 @@ SELFTEST(patched_inotify_rm_watch_needs_cap_inotify_rm)
 }
 
 /* A process with no Capsicum state sees stock behaviour, EBADF included. */
+/*
+ * The BPF side's view of the calling process (CAPSICUM_OP_SELF): the
+ * CAPSICUM_SELF_* bits, or -1.
+ */
+static int self_bits(void)
+{
+	struct capsicum_req req = { .magic = CAPSICUM_REQ_MAGIC,
+				    .version = CAPSICUM_ABI_VERSION,
+				    .op = CAPSICUM_OP_SELF };
+
+	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
+	    errno < CAPSICUM_STATUS_SELF || errno >= CAPSICUM_STATUS_SELF + 8)
+		return -1;
+	return errno - CAPSICUM_STATUS_SELF;
+}
+
+/*
+ * A process without state: the kernel's gate is off (the flag read by
+ * the BPF side, so this fails if any state leaked into it, e.g. from
+ * the test runner), nothing is checked, EBADF stays EBADF. The same
+ * process gets the gate on with its first limit.
+ */
 SELFTEST(patched_process_without_state_is_unchanged)
 {
 	pid_t pid;
@@ -302,7 +326,8 @@ SELFTEST(patched_process_without_state_is_unchanged)
 		cap_rights_t r;
 		char c;
 
-		/* The gate is off: nothing is checked, EBADF stays EBADF. */
+		if (self_bits() != 0)
+			_exit(5);
 		if (cap_rights_get(fd, &r) ||
 		    !cap_rights_is_set(&r, CAP_FCHDIR))
 			_exit(1);
@@ -312,9 +337,17 @@ SELFTEST(patched_process_without_state_is_unchanged)
 			_exit(3);
 		if (lseek(p[0], 0, SEEK_CUR) != -1 || errno != EBADF)
 			_exit(4);
+		if (self_bits() != 0)
+			_exit(6);
+		if (limit(p[1], CAP_WRITE, 0, 0) ||
+		    self_bits() !=
+			    (CAPSICUM_SELF_STATE | CAPSICUM_SELF_FGET_CHECK))
+			_exit(7);
 		_exit(0);
 	}
-	ASSERT_EQ(selftest_wait(pid), 0, "child: fchdir, lseek, EBADF");
+	ASSERT_EQ(selftest_wait(pid), 0,
+		  "child: gate off (5, 6), fchdir, lseek, EBADF (1-4); gate "
+		  "on after a limit (7)");
 }
 
 /* A limited process still gets EBADF for a descriptor that is not open. */

@@ -275,7 +275,19 @@ enum capsicum_op {
 	CAPSICUM_OP_PD_CHILD = 8,     /* prctl: a pdfork child, see below */
 	CAPSICUM_OP_PD_WATCH = 9,     /* fcntl: closing this pidfd kills */
 	CAPSICUM_OP_ANSWER = 10,      /* prctl: bits of this thread's answer */
+	CAPSICUM_OP_SELF = 11,	      /* prctl: status tells the caller's state */
 };
+
+/*
+ * CAPSICUM_OP_SELF's status: CAPSICUM_STATUS_SELF + the CAPSICUM_SELF_*
+ * bits that hold for the calling process. Creates no state: for tests
+ * and tools that must tell whether the fast path (no state) or the
+ * patched kernel's gate applies to a process.
+ */
+#define CAPSICUM_STATUS_SELF	 4064
+#define CAPSICUM_SELF_STATE	 0x1 /* it has a Capsicum table */
+#define CAPSICUM_SELF_CAPMODE	 0x2 /* it is in capability mode */
+#define CAPSICUM_SELF_FGET_CHECK 0x4 /* the kernel's fget check is on */
 
 struct capsicum_req {
 	__u64 magic;
