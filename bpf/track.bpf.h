@@ -187,8 +187,7 @@ int BPF_PROG(capsicum_dup3_exit_ia32, const struct pt_regs *regs, long ret)
 	return dup_exit_ia32(regs, ret);
 }
 
-static __always_inline int fcntl_exit_ia32(const struct pt_regs *regs,
-					   long ret)
+static __always_inline int fcntl_exit_ia32(const struct pt_regs *regs, long ret)
 {
 	unsigned long cmd = (unsigned int)regs->cx;
 
@@ -632,7 +631,7 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 struct late_copy {
 	__u64 from;
 	__u64 to;
-	__u32 uid; /* the child's table is charged to */
+	__u32 uid;	   /* the child's table is charged to */
 	struct file **fds; /* the child's fd array */
 	bool full;
 };
@@ -752,6 +751,14 @@ static __always_inline void table_leave(struct capsicum_proc *p,
 		 drop_fd_cb, &c, 0);
 }
 
+/* live_tables stops counting p's table, once. */
+static __always_inline void uncount(struct capsicum_proc *p)
+{
+	if (!(__sync_fetch_and_or((__u64 *)&p->flags, CAPSICUM_PROC_UNCOUNTED) &
+	      CAPSICUM_PROC_UNCOUNTED))
+		__sync_fetch_and_add(&live_tables, -1);
+}
+
 /*
  * The last thread of a process exits, its fd table still open (the
  * tracepoint runs before exit_files): no thread can use the table any
@@ -770,9 +777,19 @@ int BPF_PROG(capsicum_process_exit, struct task_struct *task)
 	if (!live_tables || !leader->bpf_storage)
 		return 0;
 	p = bpf_task_storage_get(&cap_procs, leader, 0, 0);
-	/* A table for capability mode only holds nothing: task_free. */
-	if (!p || !p->table_id || !table_limited(p) ||
+	if (!p || !p->table_id ||
 	    BPF_CORE_READ(task, signal, live.counter) != 0)
+		return 0;
+	/*
+	 * The table stops counting now, in the process's own context:
+	 * task_free may run in an RCU callback that interrupted a task
+	 * storage helper, where 6.1 refuses the lookup (its per-CPU busy
+	 * lock), and a count left behind turns the fast path off for good
+	 * (soak_sandboxes_keep_their_invariants).
+	 */
+	uncount(p);
+	/* A table for capability mode only holds nothing: task_free. */
+	if (!table_limited(p))
 		return 0;
 	fdt = BPF_CORE_READ(task, files, fdt);
 	table_leave(p, BPF_CORE_READ(fdt, fd), BPF_CORE_READ(fdt, max_fds));
@@ -817,7 +834,7 @@ int BPF_PROG(capsicum_task_free, struct task_struct *task)
 	p = bpf_task_storage_get(&cap_procs, task, 0, 0);
 	if (!p || !p->table_id)
 		return 0;
-	__sync_fetch_and_add(&live_tables, -1);
+	uncount(p); /* a child whose fork failed never exited */
 	/*
 	 * That child is freed by its parent's failing fork: the parent's fd
 	 * table is what task_alloc copied the floors for.
@@ -944,8 +961,10 @@ int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
 					    BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (!mine)
 			return -ENOMEM;
-		if (!mine->table_id)
-			__sync_fetch_and_add(&live_tables, 1);
+		/*
+		 * The count moves with the table: the old leader, freed as
+		 * a non-leader, never stops counting it.
+		 */
 		mine->table_id = p->table_id;
 		mine->uid = p->uid;
 		mine->flags = p->flags;

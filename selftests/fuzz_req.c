@@ -430,6 +430,17 @@ static int prctl_oracle(struct fuzz_run *r, const struct input *in)
 		      "ANSWER at bit %llu gave %ld errno %d",
 		      (unsigned long long)q->answer_bit, in->ret, in->err);
 		return bad;
+	} else if (q->op == CAPSICUM_OP_SELF) {
+		/* The caller's state: at most these bits, capmode exact. */
+		int bits = in->err - CAPSICUM_STATUS_SELF;
+
+		CHECK(in->ret == -1 && bits >= 0 &&
+			      bits <= (CAPSICUM_SELF_STATE |
+				       CAPSICUM_SELF_CAPMODE |
+				       CAPSICUM_SELF_FGET_CHECK) &&
+			      !!(bits & CAPSICUM_SELF_CAPMODE) == r->capmode,
+		      "SELF gave %ld errno %d", in->ret, in->err);
+		return bad;
 	} else if (q->op == CAPSICUM_OP_GETMODE && r->capmode)
 		want = CAPSICUM_STATUS_OK_CAPMODE;
 	else if (q->op == CAPSICUM_OP_PING || q->op == CAPSICUM_OP_GETMODE ||

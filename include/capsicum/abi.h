@@ -369,6 +369,11 @@ struct capsicum_proc {
  * called bpf_task_fget_check_enable() for this process (bpf/fget.bpf.h).
  */
 #define CAPSICUM_PROC_FGET_CHECK (1U << 8)
+/*
+ * live_tables no longer counts this table: its last thread exited
+ * (track.bpf.h, capsicum_process_exit).
+ */
+#define CAPSICUM_PROC_UNCOUNTED (1U << 9)
 
 /* Per-descriptor rights: key (table, fd). */
 struct capsicum_fd_key {
