@@ -81,8 +81,10 @@ enum opt_verdict {
 	  "SEEK_CUR with offset 0 needs only CAP_SEEK_TELL")                   \
 	X(msg_dest, CAP_CONNECT, 0, "a destination address adds CAP_CONNECT")  \
 	X(empty_path, CAP_FSTAT | CAP_FUTIMES, 0,                              \
-	  "an empty path (AT_EMPTY_PATH) or a NULL one (utimensat) acts on "   \
-	  "the descriptor: CAP_FSTAT or CAP_FUTIMES instead of the *at right") \
+	  "an empty path (AT_EMPTY_PATH: fstatat, statx, faccessat) or a "     \
+	  "NULL one (utimensat, futimesat) acts on the descriptor: CAP_FSTAT " \
+	  "or CAP_FUTIMES instead of the *at right (utimensat's "              \
+	  "AT_EMPTY_PATH is still a lookup of the dirfd itself)")              \
 	X(lookup_path, CAP_LOOKUP, 0,                                          \
 	  "a path (not AT_EMPTY_PATH) adds CAP_LOOKUP on the dirfd")           \
 	X(mknod_mode, CAP_MKFIFOAT | CAP_MKNODAT, 0,                           \
