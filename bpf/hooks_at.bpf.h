@@ -36,27 +36,27 @@ static __always_inline int deny(__u32 error, int fd, __u64 need,
  * the dirfd's rights.
  */
 static __always_inline int at_check_held(struct capsicum_proc *p,
-					 struct at_lookup l,
+					 struct opt_need l,
 					 struct dentry *dentry,
 					 struct vfsmount *mnt, struct held *h)
 {
 	struct file *dir;
 
-	held_all(h, l.dirfd);
-	if (l.dirfd == AT_FDCWD)
+	held_all(h, l.fd);
+	if (l.fd == AT_FDCWD)
 		return in_capmode(p)
-			       ? capmode_refuse(CAPSICUM_HOOK_LOOKUP, l.dirfd)
+			       ? capmode_refuse(CAPSICUM_HOOK_LOOKUP, l.fd)
 			       : 0;
-	dir = fd_file(l.dirfd);
+	dir = fd_file(l.fd);
 	if (!dir) /* closed while the lookup ran: fail closed */
-		return deny(ENOTCAPABLE, l.dirfd, l.need, NULL);
-	held_rights(p, dir, l.dirfd, h);
+		return deny(ENOTCAPABLE, l.fd, l.need, NULL);
+	held_rights(p, dir, l.fd, h);
 	if (!h->limited && !in_capmode(p))
 		return 0;
 	if (h->limited && !rights_contain(h->rights, l.need, 0))
-		return deny(ENOTCAPABLE, l.dirfd, l.need, h);
+		return deny(ENOTCAPABLE, l.fd, l.need, h);
 	if (!beneath(dentry, mnt, dir))
-		return deny(ENOTCAPABLE, l.dirfd, l.need, h);
+		return deny(ENOTCAPABLE, l.fd, l.need, h);
 	return 0;
 }
 
@@ -79,7 +79,7 @@ static __always_inline int other_lookup(struct capsicum_proc *p, long nr,
 	return in_capmode(p) ? capmode_refuse(hook, -1) : 0;
 }
 
-static __always_inline int at_check(struct capsicum_proc *p, struct at_lookup l,
+static __always_inline int at_check(struct capsicum_proc *p, struct opt_need l,
 				    struct dentry *dentry, struct vfsmount *mnt)
 {
 	struct held h;
@@ -269,7 +269,8 @@ static __noinline int file_open_check(struct file *file)
 	struct capsicum_proc *p = current_proc();
 	struct task_struct *task;
 	struct pt_regs *regs;
-	struct at_lookup l;
+	struct opt_call c = { .file = file, .fd = -1 };
+	struct opt_need l;
 	struct held h;
 	long nr;
 	int err;
@@ -281,19 +282,11 @@ static __noinline int file_open_check(struct file *file)
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	nr = call_of(task, regs);
 	if (nr == NR_openat || nr == NR_openat2) {
-		/*
-		 * The flags the kernel acts on: O_CREAT and O_TRUNC are still
-		 * in f_flags here, and openat2's copy in user memory may have
-		 * changed since the kernel read it.
-		 */
-		l.dirfd = (int)regs->di;
-		l.need = open_need(file->f_flags);
-		if (file->f_mode & FMODE_READ)
-			l.need |= CAP_READ;
-		if (file->f_mode & FMODE_WRITE)
-			l.need |= CAP_WRITE;
+		/* The rule reads the flags the kernel acts on, in the file. */
+		c.regs = regs;
+		l = at_need_of2(c, nr, NR_openat, NR_openat2);
 	} else if (nr == NR_open || nr == NR_creat) {
-		l = at_cwd(CAP_LOOKUP);
+		l = at_cwd();
 	} else if (nr == NR_execve || nr == NR_execveat) {
 		/*
 		 * The program (bprm_creds_for_exec checks how it was named),
@@ -338,9 +331,7 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
 	     umode_t mode)
 {
 	struct capsicum_proc *p = current_proc();
-	__u64 fifo = (mode & S_IFMT) == S_IFIFO ? CAP_MKFIFOAT : CAP_MKNODAT;
-	struct at_lookup l;
-	__u64 flags;
+	struct opt_need l;
 	long nr;
 
 	if (!p)
@@ -355,20 +346,23 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
 	    ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK)) {
 		/* A missing right is reported first, as on FreeBSD. */
 		if (nr == NR_mknodat) {
-			int err = at_check(p, at_arg(0, CAP_MKNODAT),
-					   dir->dentry, dir->mnt);
+			int err = at_check(p, at_row(NR_mknodat), dir->dentry,
+					   dir->mnt);
 
 			if (err)
 				return err;
 		}
 		return capmode_refuse(CAPSICUM_HOOK_LOOKUP, -1);
 	}
-	if (open_flags(nr, &flags))
-		l = at_arg(0, open_need(flags) | CAP_CREATE);
+	/* openat(O_CREAT) before the file exists, and mknodat. */
+	if (nr == NR_openat)
+		l = at_row(NR_openat);
+	else if (nr == NR_openat2)
+		l = at_row(NR_openat2);
 	else if (nr == NR_mknodat)
-		l = at_arg(0, fifo);
+		l = at_row(NR_mknodat);
 	else if (nr == NR_mknod || nr == NR_open || nr == NR_creat)
-		l = at_cwd(fifo);
+		l = at_cwd();
 	else
 		return other_lookup(p, nr, CAPSICUM_HOOK_LOOKUP);
 	return at_check(p, l, dir->dentry, dir->mnt);
@@ -376,7 +370,8 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
 
 /*
  * The syscalls whose lookup a hook sees: the *at() forms (two numbers
- * where Linux has two), with the dirfd in argument `arg`, and the plain
+ * where Linux has two), whose rights and dirfd their rows in the table
+ * give, and the plain
  * forms that start from the working directory. NR_NONE fills a gap.
  * `by_fd`: the descriptor form that reaches the hook with no lookup
  * (fchmod, fchown); inode_setattr checks its right on the descriptor.
@@ -384,34 +379,43 @@ int BPF_PROG(capsicum_path_mknod, const struct path *dir, struct dentry *dentry,
 #define NR_NONE -2
 struct at_calls {
 	long at, at2, plain, plain2;
-	int arg;
-	__u64 need;
 	long by_fd;
 };
 
-static __always_inline int
-lookup_check(struct at_calls c, struct dentry *dentry, struct vfsmount *mnt)
+/* target: the lookup is the target end of a two-dirfd call. */
+static __always_inline int lookup_check_end(struct at_calls a, bool target,
+					    struct dentry *dentry,
+					    struct vfsmount *mnt)
 {
 	struct capsicum_proc *p = current_proc();
+	struct opt_call c = { .fd = -1, .target = target };
 	long nr;
 
 	if (!p)
 		return 0;
 	nr = current_call();
-	if (c.by_fd > 0 && nr == c.by_fd)
+	if (a.by_fd > 0 && nr == a.by_fd)
 		return 0;
-	if (nr == c.at || nr == c.at2)
-		return at_check(p, at_arg(c.arg, c.need), dentry, mnt);
-	if (nr == c.plain || nr == c.plain2)
-		return at_check(p, at_cwd(c.need), dentry, mnt);
+	if (nr == a.at || nr == a.at2) {
+		c.regs = current_regs();
+		return at_check(p, at_need_of2(c, nr, a.at, a.at2), dentry,
+				mnt);
+	}
+	if (nr == a.plain || nr == a.plain2)
+		return at_check(p, at_cwd(), dentry, mnt);
 	return other_lookup(p, nr, CAPSICUM_HOOK_LOOKUP);
+}
+
+static __always_inline int
+lookup_check(struct at_calls a, struct dentry *dentry, struct vfsmount *mnt)
+{
+	return lookup_check_end(a, false, dentry, mnt);
 }
 
 SEC("lsm/path_mkdir")
 int BPF_PROG(capsicum_path_mkdir, const struct path *dir)
 {
-	struct at_calls c = { NR_mkdirat, NR_NONE,     NR_mkdir, NR_NONE,
-			      0,	  CAP_MKDIRAT, NR_NONE };
+	struct at_calls c = { NR_mkdirat, NR_NONE, NR_mkdir, NR_NONE, NR_NONE };
 
 	return lookup_check(c, dir->dentry, dir->mnt);
 }
@@ -420,8 +424,8 @@ int BPF_PROG(capsicum_path_mkdir, const struct path *dir)
 SEC("lsm/path_unlink")
 int BPF_PROG(capsicum_path_unlink, const struct path *dir)
 {
-	struct at_calls c = { NR_unlinkat, NR_NONE,	 NR_unlink, NR_NONE,
-			      0,	   CAP_UNLINKAT, NR_NONE };
+	struct at_calls c = { NR_unlinkat, NR_NONE, NR_unlink, NR_NONE,
+			      NR_NONE };
 
 	return lookup_check(c, dir->dentry, dir->mnt);
 }
@@ -429,8 +433,8 @@ int BPF_PROG(capsicum_path_unlink, const struct path *dir)
 SEC("lsm/path_rmdir")
 int BPF_PROG(capsicum_path_rmdir, const struct path *dir)
 {
-	struct at_calls c = { NR_unlinkat, NR_NONE,	 NR_rmdir, NR_NONE,
-			      0,	   CAP_UNLINKAT, NR_NONE };
+	struct at_calls c = { NR_unlinkat, NR_NONE, NR_rmdir, NR_NONE,
+			      NR_NONE };
 
 	return lookup_check(c, dir->dentry, dir->mnt);
 }
@@ -439,10 +443,21 @@ int BPF_PROG(capsicum_path_rmdir, const struct path *dir)
 SEC("lsm/path_symlink")
 int BPF_PROG(capsicum_path_symlink, const struct path *dir)
 {
-	struct at_calls c = { NR_symlinkat,  NR_NONE, NR_symlink, NR_NONE, 1,
-			      CAP_SYMLINKAT, NR_NONE };
+	struct at_calls c = { NR_symlinkat, NR_NONE, NR_symlink, NR_NONE,
+			      NR_NONE };
 
 	return lookup_check(c, dir->dentry, dir->mnt);
+}
+
+/* A call naming two dirfds: the source's lookup, then the target's. */
+static __always_inline int lookup_check2(struct at_calls a,
+					 struct dentry *src_dentry,
+					 struct vfsmount *src_mnt,
+					 const struct path *dst_dir)
+{
+	return lookup_check_end(a, false, src_dentry, src_mnt)
+		       ?: lookup_check_end(a, true, dst_dir->dentry,
+					   dst_dir->mnt);
 }
 
 /* Both ends are on new_dir's mount: linkat refuses EXDEV before. */
@@ -450,30 +465,19 @@ SEC("lsm/path_link")
 int BPF_PROG(capsicum_path_link, struct dentry *old_dentry,
 	     const struct path *new_dir)
 {
-	struct at_calls src = { NR_linkat, NR_NONE,	      NR_link, NR_NONE,
-				0,	   CAP_LINKAT_SOURCE, NR_NONE };
-	struct at_calls dst = { NR_linkat, NR_NONE,	      NR_link, NR_NONE,
-				2,	   CAP_LINKAT_TARGET, NR_NONE };
+	struct at_calls c = { NR_linkat, NR_NONE, NR_link, NR_NONE, NR_NONE };
 
-	return lookup_check(src, old_dentry, new_dir->mnt)
-		       ?: lookup_check(dst, new_dir->dentry, new_dir->mnt);
+	return lookup_check2(c, old_dentry, new_dir->mnt, new_dir);
 }
 
 SEC("lsm/path_rename")
 int BPF_PROG(capsicum_path_rename, const struct path *old_dir,
 	     struct dentry *old_dentry, const struct path *new_dir)
 {
-	struct at_calls src = { NR_renameat, NR_renameat2,
-				NR_rename,   NR_NONE,
-				0,	     CAP_RENAMEAT_SOURCE,
-				NR_NONE };
-	struct at_calls dst = { NR_renameat, NR_renameat2,
-				NR_rename,   NR_NONE,
-				2,	     CAP_RENAMEAT_TARGET,
-				NR_NONE };
+	struct at_calls c = { NR_renameat, NR_renameat2, NR_rename, NR_NONE,
+			      NR_NONE };
 
-	return lookup_check(src, old_dir->dentry, old_dir->mnt)
-		       ?: lookup_check(dst, new_dir->dentry, new_dir->mnt);
+	return lookup_check2(c, old_dir->dentry, old_dir->mnt, new_dir);
 }
 
 /*
@@ -485,7 +489,7 @@ SEC("lsm/path_chmod")
 int BPF_PROG(capsicum_path_chmod, const struct path *path)
 {
 	struct at_calls c = { NR_fchmodat, NR_fchmodat2, NR_chmod, NR_NONE,
-			      0,	   CAP_FCHMODAT, NR_fchmod };
+			      NR_fchmod };
 
 	return lookup_check(c, path->dentry, path->mnt);
 }
@@ -493,8 +497,8 @@ int BPF_PROG(capsicum_path_chmod, const struct path *path)
 SEC("lsm/path_chown")
 int BPF_PROG(capsicum_path_chown, const struct path *path)
 {
-	struct at_calls c = { NR_fchownat, NR_NONE,	 NR_chown, NR_lchown,
-			      0,	   CAP_FCHOWNAT, NR_fchown };
+	struct at_calls c = { NR_fchownat, NR_NONE, NR_chown, NR_lchown,
+			      NR_fchown };
 
 	return lookup_check(c, path->dentry, path->mnt);
 }
@@ -502,52 +506,83 @@ int BPF_PROG(capsicum_path_chown, const struct path *path)
 SEC("lsm/inode_readlink")
 int BPF_PROG(capsicum_inode_readlink, struct dentry *dentry)
 {
-	struct at_calls c = { NR_readlinkat, NR_NONE, NR_readlink, NR_NONE, 0,
-			      CAP_LOOKUP,    NR_NONE };
+	struct at_calls c = { NR_readlinkat, NR_NONE, NR_readlink, NR_NONE,
+			      NR_NONE };
 
 	return lookup_check(c, dentry, NULL);
 }
 
 /*
- * fstatat/statx through a path (the fd forms are inode_getattr's, in
- * hooks_file.bpf.h), and stat/lstat in capability mode.
+ * A call whose row decides between a lookup from the dirfd and (an empty
+ * path) the descriptor itself, reached through a hook that sees the
+ * object (obj, on mnt: NULL where the hook does not see the mount). The
+ * descriptor is the object if its file has obj (and obj_mnt, if not
+ * NULL); then its right is required of it, else a lookup's, at_check's.
+ */
+static __always_inline int at_or_fd_check(struct capsicum_proc *p, long nr,
+					  long a, long b, struct dentry *obj,
+					  struct vfsmount *obj_mnt,
+					  struct vfsmount *mnt, __u32 hook)
+{
+	struct opt_call c = {
+		.regs = current_regs(), .obj = obj, .obj_mnt = obj_mnt, .fd = -1
+	};
+	struct opt_need l = at_need_of2(c, nr, a, b);
+
+	if (l.file)
+		return require(p, l.file, l.fd, l.need, 0, hook);
+	if (!l.need)
+		return 0; /* no lookup, no descriptor at the object */
+	return at_check(p, l, obj, mnt);
+}
+
+/*
+ * fstatat/statx (the fd forms, AT_EMPTY_PATH, on the descriptor), and
+ * stat/lstat in capability mode; fstat is inode_getattr's, in
+ * hooks_file.bpf.h.
  */
 static __always_inline int stat_at_check(struct capsicum_proc *p, long nr,
 					 const struct path *path)
 {
 	if (nr == NR_newfstatat || nr == NR_statx)
-		return at_check(p, at_arg(0, CAP_FSTATAT), path->dentry,
-				path->mnt);
+		return at_or_fd_check(p, nr, NR_newfstatat, NR_statx,
+				      path->dentry, path->mnt, path->mnt,
+				      CAPSICUM_HOOK_INODE_GETATTR);
 	if (nr == NR_stat || nr == NR_lstat)
-		return at_check(p, at_cwd(CAP_FSTATAT), path->dentry,
-				path->mnt);
+		return at_check(p, at_cwd(), path->dentry, path->mnt);
 	/* Other syscalls' own getattr (a copy-up, a loop device) may. */
 	return nr == NR_UNKNOWN ? unknown_refuse(p, CAPSICUM_HOOK_INODE_GETATTR)
 				: 0;
 }
 
-/* utimensat(dirfd, path, ...) and futimesat with a path. */
+/* utimensat(dirfd, path, ...) and futimesat, futimens (a NULL path). */
 static __always_inline int utimes_at_check(struct capsicum_proc *p, long nr,
 					   struct dentry *dentry)
 {
 	if (nr == NR_utimensat || nr == NR_futimesat)
-		return at_check(p, at_arg(0, CAP_FUTIMESAT), dentry, NULL);
+		return at_or_fd_check(p, nr, NR_utimensat, NR_futimesat, dentry,
+				      NULL, NULL, CAPSICUM_HOOK_INODE_SETATTR);
 	if (nr == NR_utime || nr == NR_utimes)
-		return at_check(p, at_cwd(CAP_FUTIMESAT), dentry, NULL);
+		return at_check(p, at_cwd(), dentry, NULL);
 	return nr == NR_UNKNOWN ? unknown_refuse(p, CAPSICUM_HOOK_INODE_SETATTR)
 				: 0;
 }
 
-/* execveat(dirfd, path) and execve; fexecve is checked in track.bpf.h. */
+/*
+ * execveat(dirfd, path) and execve; fexecve (execveat(fd, "", ...,
+ * AT_EMPTY_PATH)) runs the descriptor's file: the one with the
+ * program's dentry.
+ */
 static __always_inline int exec_at_check(struct capsicum_proc *p, long nr,
 					 struct file *file)
 {
 	if (nr == NR_execveat)
-		return at_check(p, at_arg(0, CAP_FEXECVE | CAP_LOOKUP),
-				file->f_path.dentry, file->f_path.mnt);
+		return at_or_fd_check(p, nr, NR_execveat, NR_execveat,
+				      file->f_path.dentry, NULL,
+				      file->f_path.mnt, CAPSICUM_HOOK_EXEC);
 	if (nr == NR_execve)
-		return at_check(p, at_cwd(CAP_FEXECVE | CAP_LOOKUP),
-				file->f_path.dentry, file->f_path.mnt);
+		return at_check(p, at_cwd(), file->f_path.dentry,
+				file->f_path.mnt);
 	return nr == NR_UNKNOWN ? unknown_refuse(p, CAPSICUM_HOOK_EXEC) : 0;
 }
 

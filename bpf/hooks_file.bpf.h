@@ -337,14 +337,7 @@ static __always_inline struct file *fd_with_dentry(struct dentry *dentry,
 /* The file descriptor fd names, if it is the one at `path`; else NULL. */
 static __always_inline struct file *fd_at_path(int fd, const struct path *path)
 {
-	struct file *f = fd_file(fd);
-	struct path fp;
-
-	/* One probe read for both halves of the file's path. */
-	if (!f || BPF_CORE_READ_INTO(&fp, f, f_path) ||
-	    fp.dentry != path->dentry || fp.mnt != path->mnt)
-		return NULL;
-	return f;
+	return fd_at(fd, path->dentry, path->mnt);
 }
 
 static __noinline int inode_getattr_check(const struct path *path)
@@ -365,18 +358,7 @@ static __noinline int inode_getattr_check(const struct path *path)
 	p = current_proc();
 	if (!p)
 		return 0;
-	if (nr == NR_newfstatat || nr == NR_statx) {
-		/* fstatat(fd, "", AT_EMPTY_PATH) is fstat(fd). */
-		unsigned long flags = syscall_arg(nr == NR_statx ? 2 : 3);
-
-		if (!(flags & AT_EMPTY_PATH))
-			return stat_at_check(p, nr, path);
-		f = fd_at_path(fd, path);
-		if (!f)
-			return stat_at_check(p, nr, path);
-		return require(p, f, fd, CAP_FSTAT, 0,
-			       CAPSICUM_HOOK_INODE_GETATTR);
-	}
+	/* fstatat(fd, "", AT_EMPTY_PATH) is fstat(fd): its row says so. */
 	if (nr != NR_fstat)
 		return stat_at_check(p, nr, path);
 	/* fstat: the low was tried above. */
@@ -460,6 +442,7 @@ int BPF_PROG(capsicum_inode_setattr)
 	barrier_var(arg1);
 	barrier_var(arg2);
 	nr = current_call();
+	dentry = (struct dentry *)(setattr_has_idmap ? arg1 : arg0);
 	switch (nr) {
 	case NR_fchmod:
 		need = CAP_FCHMOD;
@@ -472,13 +455,10 @@ int BPF_PROG(capsicum_inode_setattr)
 		break;
 	case NR_utimensat:
 	case NR_futimesat:
-		/* futimens(fd, t) is utimensat(fd, NULL, t, 0). */
-		need = syscall_arg(1) ? 0 : CAP_FUTIMES;
-		break;
+		/* futimens(fd, t) is utimensat(fd, NULL, t, 0): its row. */
 	case NR_utime:
 	case NR_utimes:
-		need = 0; /* a path: the lookup's check */
-		break;
+		return utimes_at_check(p, nr, dentry);
 	case NR_UNKNOWN:
 		return setattr_unknown(
 			p, (const struct iattr *)(setattr_has_idmap ? arg2
@@ -487,9 +467,6 @@ int BPF_PROG(capsicum_inode_setattr)
 		/* Other syscalls' own changes: a write clearing set-id bits. */
 		return 0;
 	}
-	dentry = (struct dentry *)(setattr_has_idmap ? arg1 : arg0);
-	if (!need)
-		return utimes_at_check(p, nr, dentry);
 	f = fd_with_dentry(dentry, &fd);
 	if (!f)
 		return 0;

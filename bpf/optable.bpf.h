@@ -3,9 +3,9 @@
  * The BPF side of include/capsicum/optable.h: its rows' x86-64 numbers
  * as NR_name, and its refining rules as functions. A hook's decision is
  * an expansion of the table's rows into `case NR: rule(row)` lines
- * (OPT_RW_CASE for file_permission, OPT_FGET_CASE for the patched
- * kernel's file_fget), so the right a call needs is written once, in
- * its row, and each rule once, here.
+ * (OPT_STOCK_CASE for file_permission and the *at() hooks,
+ * OPT_FGET_CASE for the patched kernel's file_fget), so the right a
+ * call needs is written once, in its row, and each rule once, here.
  */
 #ifndef CAPSICUM_OPTABLE_BPF_H
 #define CAPSICUM_OPTABLE_BPF_H
@@ -26,6 +26,19 @@ enum {
 #define SEEK_CUR      1
 #define EPOLL_CTL_DEL 2
 
+#define AT_EMPTY_PATH 0x1000
+#define O_ACCMODE     00000003
+#define O_WRONLY      00000001
+#define O_RDWR	      00000002
+#define O_CREAT	      00000100
+#define O_TRUNC	      00001000
+#define O_APPEND      00002000
+#define O_DSYNC	      00010000
+#define O_PATH	      010000000
+#define __O_TMPFILE   020000000
+#define S_IFMT	      00170000
+#define S_IFIFO	      0010000
+
 /* A right without its rights-word index bits, to take it out of rights. */
 #define OPT_BITS(right) ((right) & ((1ULL << 57) - 1))
 /* Which of struct fget_need's words a row's rights (one word) are in. */
@@ -37,20 +50,31 @@ enum {
  * rule names the descriptor. The fget hook (fget: a constant, so the
  * inlined rule keeps one of its two halves) knows the descriptor and
  * its file: the rule gives what that descriptor needs in this call, 0
- * when it is not one the row names.
+ * when it is not one the row names. An *at() hook knows what the
+ * lookup reached (obj; obj_mnt NULL where the hook does not see the
+ * mount) and, for two_dirfds, which end it checks (target); file_open
+ * knows the file being opened (file). The rule names the dirfd.
  */
 struct opt_call {
 	const struct pt_regs *regs;
 	struct file *file;
+	struct dentry *obj;
+	struct vfsmount *obj_mnt;
 	int fd;
 	int mask;
 	bool fget;
+	bool target;
 };
 
-/* What a rule decides: the descriptor checked and the rights it needs. */
+/*
+ * What a rule decides: the descriptor checked and the rights it needs.
+ * file: set when an *at() call acts on its descriptor itself (an empty
+ * path) rather than looking a name up from it; the descriptor's file.
+ */
 struct opt_need {
 	int fd;
 	__u64 need;
+	struct file *file;
 };
 
 /*
@@ -107,19 +131,179 @@ opt_rule_old_value(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	return opt_one(c, fds, rights | (c->regs->r10 ? CAP_READ : 0));
 }
 
+/* The file fd names, if it is what the hook's lookup reached; else NULL. */
+static __always_inline struct file *opt_fd_at_obj(const struct opt_call *c,
+						  int fd)
+{
+	return fd_at(fd, c->obj, c->obj_mnt);
+}
+
+/* The AT_* flags of an *at() call that has them, by its signature. */
+static __always_inline unsigned long opt_at_flags(const struct opt_call *c,
+						  long nr)
+{
+	switch (nr) {
+	case NR_statx: /* (dfd, path, flags, mask, buf) */
+		return c->regs->dx;
+	case NR_execveat: /* (dfd, path, argv, envp, flags) */
+		return c->regs->r8;
+	default: /* newfstatat, utimensat, faccessat2: (dfd, path, x, flags) */
+		return c->regs->r10;
+	}
+}
+
 /*
- * faccessat(dfd, path, ...): an empty path (AT_EMPTY_PATH) acts on the
- * descriptor itself, which then needs the row's right without
- * CAP_LOOKUP (CAP_FSTAT for CAP_FSTATAT). Decided where the walk looks
- * the descriptor up (fget), from the walk's own copy of the path.
+ * An empty path acts on the descriptor itself, which then needs the
+ * row's right without CAP_LOOKUP (CAP_FSTAT for CAP_FSTATAT, CAP_FUTIMES
+ * for CAP_FUTIMESAT).
+ *
+ * fget (faccessat): decided where the walk looks the descriptor up,
+ * from the walk's own copy of the path.
+ *
+ * The stock hooks: fstatat and statx with AT_EMPTY_PATH, utimensat and
+ * futimesat with a NULL path (futimens), when the descriptor is what
+ * the hook's lookup reached: the need is the descriptor's (n.file).
+ * Otherwise a name was looked up from the dirfd: the row's right, with
+ * its CAP_LOOKUP. A NULL path looks nothing up, so with no descriptor
+ * at the object there is nothing to check. utimensat's own
+ * AT_EMPTY_PATH is checked as a lookup of the dirfd itself.
  */
 static __always_inline struct opt_need
 opt_rule_empty_path(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 {
-	struct nameidata *nd = bpf_get_current_task_btf()->nameidata;
-	bool empty = nd && nd->dfd == c->fd && walk_name_empty(nd);
+	__u64 fd_need = rights & ~OPT_BITS(CAP_LOOKUP);
+	struct opt_need n = { .fd = c->fd, .need = rights };
+	bool empty, null_path;
 
-	return opt_one(c, fds, empty ? rights & ~OPT_BITS(CAP_LOOKUP) : rights);
+	if (c->fget) {
+		struct nameidata *nd = bpf_get_current_task_btf()->nameidata;
+
+		empty = nd && nd->dfd == c->fd && walk_name_empty(nd);
+		return opt_one(c, fds, empty ? fd_need : rights);
+	}
+	n.fd = (int)regs_arg(c->regs, __builtin_ctz(fds));
+	null_path = (nr == NR_utimensat || nr == NR_futimesat) && !c->regs->si;
+	if (nr == NR_utimensat || nr == NR_futimesat)
+		empty = null_path;
+	else
+		empty = opt_at_flags(c, nr) & AT_EMPTY_PATH;
+	n.file = empty ? opt_fd_at_obj(c, n.fd) : NULL;
+	if (n.file)
+		n.need = fd_need;
+	else if (null_path)
+		n.need = 0;
+	return n;
+}
+
+/*
+ * execveat(dfd, path, argv, envp, flags): with AT_EMPTY_PATH and the
+ * descriptor's own file being run (fexecve), the row's rights on the
+ * descriptor; a path looked up from dfd adds CAP_LOOKUP there.
+ */
+static __always_inline struct opt_need
+opt_rule_lookup_path(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	struct opt_need n = opt_one(c, fds, rights | CAP_LOOKUP);
+
+	if (!c->fget && (opt_at_flags(c, nr) & AT_EMPTY_PATH))
+		n.file = opt_fd_at_obj(c, n.fd);
+	if (n.file)
+		n.need = rights;
+	return n;
+}
+
+/*
+ * mknodat(dfd, path, mode, dev): a FIFO adds CAP_MKFIFOAT, any other
+ * node CAP_MKNODAT (the type bits are the call's: the umask leaves them
+ * alone).
+ */
+static __always_inline struct opt_need
+opt_rule_mknod_mode(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	bool fifo = ((__u32)c->regs->dx & S_IFMT) == S_IFIFO;
+
+	return opt_one(c, fds, rights | (fifo ? CAP_MKFIFOAT : CAP_MKNODAT));
+}
+
+/*
+ * renameat/linkat(olddfd, old, newdfd, new, ...): the source's dirfd
+ * (the row's first descriptor argument) needs the row's _SOURCE right,
+ * the target's (its last) the _TARGET right. A hook checks the end
+ * c->target says.
+ */
+static __always_inline struct opt_need
+opt_rule_two_dirfds(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	__u64 src = rights & (CAP_RENAMEAT_SOURCE | CAP_LINKAT_SOURCE);
+	__u64 dst = rights & (CAP_RENAMEAT_TARGET | CAP_LINKAT_TARGET);
+	int sfd = (int)regs_arg(c->regs, __builtin_ctz(fds));
+	int dfd = (int)regs_arg(c->regs, 31 - __builtin_clz(fds));
+	struct opt_need n = { .fd = c->fd };
+
+	if (!c->fget) {
+		n.fd = c->target ? dfd : sfd;
+		n.need = c->target ? dst : src;
+		return n;
+	}
+	n.need = (sfd == c->fd ? src : 0) | (dfd == c->fd ? dst : 0);
+	return n;
+}
+
+/* FreeBSD's rights for openat's flags: the row's rights and more. */
+static __always_inline __u64 open_need(__u64 rights, __u64 flags)
+{
+	__u64 need = rights;
+
+	if (flags & O_PATH)
+		return need;
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		need |= CAP_READ;
+	if ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR) {
+		need |= CAP_WRITE;
+		/*
+		 * FreeBSD: writing at the file position is seeking too,
+		 * unless O_APPEND or O_TRUNC says where the writes go.
+		 */
+		if (!(flags & (O_APPEND | O_TRUNC)))
+			need |= CAP_SEEK;
+	}
+	if (flags & (O_CREAT | __O_TMPFILE))
+		need |= CAP_CREATE;
+	if (flags & O_TRUNC)
+		need |= CAP_FTRUNCATE;
+	if (flags & O_DSYNC) /* O_SYNC includes O_DSYNC */
+		need |= CAP_FSYNC;
+	return need;
+}
+
+/*
+ * openat(dfd, path, flags, mode), openat2(dfd, path, how, size): on the
+ * dirfd. file_open passes the file being opened: its f_flags are what
+ * the kernel acts on (O_CREAT and O_TRUNC still in them; openat2's
+ * struct open_how in user memory may have changed since the kernel
+ * read it), and its f_mode adds the access the open got. Before the
+ * file exists (path_mknod) there are only the call's flags, and the
+ * open creates.
+ */
+static __always_inline struct opt_need
+opt_rule_open_flags(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	__u64 flags = 0, need;
+
+	if (c->file && !c->fget) {
+		need = open_need(rights, c->file->f_flags);
+		if (c->file->f_mode & FMODE_READ)
+			need |= CAP_READ;
+		if (c->file->f_mode & FMODE_WRITE)
+			need |= CAP_WRITE;
+		return opt_one(c, fds, need);
+	}
+	if (nr == NR_openat2) /* struct open_how starts with the flags */
+		bpf_probe_read_user(&flags, sizeof(flags),
+				    (const void *)c->regs->dx);
+	else
+		flags = c->regs->dx;
+	return opt_one(c, fds, open_need(rights, flags) | CAP_CREATE);
 }
 
 /*
@@ -210,21 +394,23 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 }
 
 /*
- * file_permission (rw_need_of) decides the rows of CAPSICUM_OPS_RW a
- * stock hook enforces: the others (tee, vmsplice, lseek) pass no
- * file_permission at all.
- *	switch (nr) { CAPSICUM_OPS_RW(OPT_RW_CASE) }
- * with `c`, the struct opt_call, in scope.
+ * The rows of a section a stock hook enforces (stock verdict OPT_YES or
+ * OPT_PART), as `case NR: return rule(row);`:
+ *	switch (nr) { CAPSICUM_OPS_RW(OPT_STOCK_CASE) }
+ * with `c`, the struct opt_call, in scope. file_permission (rw_need_of)
+ * expands CAPSICUM_OPS_RW: the others there (tee, vmsplice, lseek) pass
+ * no file_permission at all. The *at() hooks (at_need_of) expand
+ * CAPSICUM_OPS_AT: faccessat's access check sees no dirfd.
  */
-#define OPT_RW_CASE(name, nr64, nr32, fds, rights, rule, stock, stock_why,     \
-		    patched, patched_why)                                      \
-	OPT_RW_##stock(nr64, fds, rights, rule)
-#define OPT_RW_OPT_YES(nr, fds, rights, rule)                                  \
+#define OPT_STOCK_CASE(name, nr64, nr32, fds, rights, rule, stock, stock_why,  \
+		       patched, patched_why)                                   \
+	OPT_STOCK_##stock(nr64, fds, rights, rule)
+#define OPT_STOCK_OPT_YES(nr, fds, rights, rule)                               \
 	case nr:                                                               \
 		return opt_rule_##rule(&c, nr, fds, rights);
-#define OPT_RW_OPT_PART OPT_RW_OPT_YES
-#define OPT_RW_OPT_NO(...)
-#define OPT_RW_OPT_LIB(...)
+#define OPT_STOCK_OPT_PART OPT_STOCK_OPT_YES
+#define OPT_STOCK_OPT_NO(...)
+#define OPT_STOCK_OPT_LIB(...)
 
 /*
  * file_fget decides every row the patched kernel enforces further than

@@ -323,6 +323,23 @@ static __always_inline struct file *fd_file(int fd)
 }
 
 /*
+ * The file fd names, if it is the object at dentry (and on mnt, unless
+ * mnt is NULL: a hook that does not see the mount); else NULL. One probe
+ * read for both halves of the file's path.
+ */
+static __always_inline struct file *fd_at(int fd, struct dentry *dentry,
+					  struct vfsmount *mnt)
+{
+	struct file *f = fd_file(fd);
+	struct path fp;
+
+	if (!f || BPF_CORE_READ_INTO(&fp, f, f_path) || fp.dentry != dentry ||
+	    (mnt && fp.mnt != mnt))
+		return NULL;
+	return f;
+}
+
+/*
  * Whether a walk has no name to look up (AT_EMPTY_PATH: it acts on its
  * starting descriptor), from the kernel's copy of the path. A name that
  * cannot be read counts as a name: the stricter need.

@@ -13,8 +13,7 @@
 #include "optable.bpf.h"
 #include "state.bpf.h"
 
-#define AT_FDCWD      -100
-#define AT_EMPTY_PATH 0x1000
+#define AT_FDCWD -100
 
 /*
  * The fd and rights a read or write (file_permission, mask MAY_READ or
@@ -27,7 +26,7 @@ static __always_inline struct opt_need rw_need_of(const struct pt_regs *regs,
 	struct opt_call c = { .regs = regs, .fd = -1, .mask = mask };
 
 	switch (nr) {
-		CAPSICUM_OPS_RW(OPT_RW_CASE)
+		CAPSICUM_OPS_RW(OPT_STOCK_CASE)
 	}
 	/*
 	 * aio, io_uring, i386, kernel-internal reads: no fd to trust, the

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Path syscalls: which directory descriptor a lookup starts from and which
- * right FreeBSD requires of it. x86-64 numbers. The plain forms (mkdir,
- * open, ...) start from the working directory: AT_FDCWD, which capability
- * mode forbids. doc/enforcement.md and doc/capmode.md list the rows.
+ * right FreeBSD requires of it, as include/capsicum/optable.h's
+ * CAPSICUM_OPS_AT rows say (expanded here: at_need_of). The plain forms
+ * (mkdir, open, ...), no rows of the table, start from the working
+ * directory: AT_FDCWD, which capability mode forbids. x86-64 numbers.
  */
 #ifndef CAPSICUM_SYSCALLS_AT_BPF_H
 #define CAPSICUM_SYSCALLS_AT_BPF_H
@@ -36,80 +37,50 @@
 #define NR_rt_tgsigqueueinfo 297
 #define NR_clone3	     435
 
-#define O_ACCMODE   00000003
-#define O_WRONLY    00000001
-#define O_RDWR	    00000002
-#define O_CREAT	    00000100
-#define O_TRUNC	    00001000
-#define O_APPEND    00002000
-#define O_DSYNC	    00010000
-#define O_PATH	    010000000
-#define __O_TMPFILE 020000000
-#define S_IFMT	    00170000
-#define S_IFIFO	    0010000
-
-/* The lookup a path syscall makes, as its hook sees it. */
-struct at_lookup {
-	int dirfd;  /* AT_FDCWD for the plain forms */
-	__u64 need; /* CAP_* of index 0 on dirfd, CAP_LOOKUP included */
-};
-
-static __always_inline struct at_lookup at_arg(int n, __u64 need)
+/*
+ * The lookup an *at() call nr makes, as its row in the table says
+ * (CAPSICUM_OPS_AT, OPT_STOCK_CASE): the dirfd and the rights it needs
+ * there, or (file set) the descriptor the call acts on itself and its
+ * rights. c carries what the hook knows (the object reached, the file
+ * being opened, the end of a two-dirfd call). A hook asks only for the
+ * calls it lists; a number without a stock-enforced row fails closed
+ * (no dirfd: ENOTCAPABLE).
+ */
+static __always_inline struct opt_need at_need_of(struct opt_call c, long nr)
 {
-	struct at_lookup l = { .dirfd = (int)syscall_arg(n), .need = need };
+	switch (nr) {
+		CAPSICUM_OPS_AT(OPT_STOCK_CASE)
+	}
+	return (struct opt_need){ .fd = -1, .need = CAP_LOOKUP };
+}
+
+/*
+ * at_need_of for a call nr known to be a or b (constants): each
+ * expansion then folds to its one row, not the whole switch.
+ */
+static __always_inline struct opt_need at_need_of2(struct opt_call c, long nr,
+						   long a, long b)
+{
+	return nr == a ? at_need_of(c, a) : at_need_of(c, b);
+}
+
+/* The *at() call nr (a constant) of the current task, nothing more known. */
+static __always_inline struct opt_need at_row(long nr)
+{
+	struct opt_call c = { .regs = current_regs(), .fd = -1 };
+
+	return at_need_of(c, nr);
+}
+
+/*
+ * A plain form (mkdir, open, ...): a lookup from the working directory,
+ * which capability mode refuses whatever the right.
+ */
+static __always_inline struct opt_need at_cwd(void)
+{
+	struct opt_need l = { .fd = AT_FDCWD };
 
 	return l;
-}
-
-static __always_inline struct at_lookup at_cwd(__u64 need)
-{
-	struct at_lookup l = { .dirfd = AT_FDCWD, .need = need };
-
-	return l;
-}
-
-/* Rights FreeBSD's openat requires of the directory for these flags. */
-static __always_inline __u64 open_need(__u64 flags)
-{
-	__u64 need = CAP_LOOKUP;
-
-	if (flags & O_PATH)
-		return need;
-	if ((flags & O_ACCMODE) != O_WRONLY)
-		need |= CAP_READ;
-	if ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR) {
-		need |= CAP_WRITE;
-		/*
-		 * FreeBSD: writing at the file position is seeking too,
-		 * unless O_APPEND or O_TRUNC says where the writes go.
-		 */
-		if (!(flags & (O_APPEND | O_TRUNC)))
-			need |= CAP_SEEK;
-	}
-	if (flags & (O_CREAT | __O_TMPFILE))
-		need |= CAP_CREATE;
-	if (flags & O_TRUNC)
-		need |= CAP_FTRUNCATE;
-	if (flags & O_DSYNC) /* O_SYNC includes O_DSYNC */
-		need |= CAP_FSYNC;
-	return need;
-}
-
-/* The open flags of the current openat/openat2, false for other calls. */
-static __always_inline bool open_flags(long nr, __u64 *flags)
-{
-	*flags = 0;
-	if (nr == NR_openat) {
-		*flags = syscall_arg(2);
-		return true;
-	}
-	if (nr == NR_openat2) {
-		/* struct open_how starts with the flags. */
-		bpf_probe_read_user(flags, sizeof(*flags),
-				    (const void *)syscall_arg(2));
-		return true;
-	}
-	return false;
 }
 
 #endif

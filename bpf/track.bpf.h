@@ -934,22 +934,11 @@ int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct task_struct *leader = task->group_leader;
 	struct capsicum_proc *p = proc_of(leader), *mine;
-	struct file *f;
-	int fd, err;
-	long nr;
+	int err;
 
 	if (!p)
 		return 0;
-	nr = current_call();
-	fd = (int)syscall_arg(0);
-	f = fd_file(fd);
-	/* fexecve(fd) is execveat(fd, "", ..., AT_EMPTY_PATH). */
-	if (nr == NR_execveat && (syscall_arg(4) & AT_EMPTY_PATH) && f &&
-	    BPF_CORE_READ(f, f_path.dentry) ==
-		    BPF_CORE_READ(bprm, file, f_path.dentry))
-		err = require(p, f, fd, CAP_FEXECVE, 0, CAPSICUM_HOOK_EXEC);
-	else
-		err = exec_at_check(p, nr, bprm->file);
+	err = exec_at_check(p, current_call(), bprm->file);
 	if (err)
 		return err;
 	/*

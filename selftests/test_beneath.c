@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capsicum.h>
+#include <sys/syscall.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -246,6 +247,10 @@ static int op_utimensat(int dfd)
 {
 	return utimensat(dfd, "f", NULL, 0);
 }
+static int op_futimesat(int dfd)
+{
+	return (int)syscall(SYS_futimesat, dfd, "f", NULL);
+}
 static int op_fstatat(int dfd)
 {
 	return do_fstatat(dfd, "f");
@@ -278,6 +283,7 @@ static const struct at_case at_cases[] = {
 	{ "fchmodat", CAP_FCHMODAT, op_fchmodat },
 	{ "fchownat", CAP_FCHOWNAT, op_fchownat },
 	{ "utimensat", CAP_FUTIMESAT, op_utimensat },
+	{ "futimesat", CAP_FUTIMESAT, op_futimesat },
 	{ "fstatat", CAP_FSTATAT, op_fstatat },
 	{ "statx", CAP_FSTATAT, op_statx },
 	{ "readlinkat", CAP_LOOKUP, op_readlinkat },

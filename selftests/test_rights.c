@@ -437,6 +437,11 @@ static int op_futimens(int fd)
 {
 	return futimens(fd, NULL);
 }
+/* futimesat with a NULL path acts on its descriptor, as futimens does. */
+static int op_futimesat_null(int fd)
+{
+	return (int)syscall(SYS_futimesat, fd, NULL, NULL);
+}
 static int op_flistxattr(int fd)
 {
 	char buf[64];
@@ -807,6 +812,7 @@ static const struct right_case cases[] = {
 	{ "fchmod", CAP_FCHMOD, FILE_RW, op_fchmod },
 	{ "fchown", CAP_FCHOWN, FILE_RW, op_fchown },
 	{ "futimens", CAP_FUTIMES, FILE_RW, op_futimens },
+	{ "futimesat NULL path", CAP_FUTIMES, FILE_RW, op_futimesat_null },
 	{ "flistxattr", CAP_EXTATTR_LIST, FILE_RW, op_flistxattr },
 	{ "fstatfs", CAP_FSTATFS, FILE_RW, op_fstatfs },
 	{ "send", CAP_SEND, SOCKPAIR, op_send },

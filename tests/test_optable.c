@@ -12,7 +12,8 @@
  * - the selftest rows that carry a right (`capsicum_selftests --list`
  *   prints it after the name): the right is one the syscall the row is
  *   named after needs.
- * - the BPF side's syscall numbers (the NR_ defines left in bpf/).
+ * - the BPF side's syscall numbers: no NR_ define left in bpf/ names a
+ *   table syscall.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -460,16 +461,19 @@ Test(optable, rows_are_well_formed)
 }
 
 /*
- * bpf/'s NR_name defines agree with the table's x86-64 numbers; the
- * headers that decide descriptor rights define none: they take every
- * number from the table (bpf/optable.bpf.h's enum).
+ * bpf/'s NR_name defines name no table syscall: its number comes from
+ * its row (bpf/optable.bpf.h's enum), so a second statement of it could
+ * only drift. The headers that decide descriptor rights define none at
+ * all.
  */
-Test(optable, bpf_syscall_numbers_match_the_table)
+Test(optable, bpf_syscall_numbers_come_from_the_table)
 {
 	static const char *const headers[] = {
-		"bpf/syscalls.bpf.h", "bpf/syscalls_at.bpf.h",
-		"bpf/fget.bpf.h",     "bpf/hooks_sock.bpf.h",
-		"bpf/state.bpf.h",    "bpf/optable.bpf.h",
+		"bpf/syscalls.bpf.h",	"bpf/syscalls_at.bpf.h",
+		"bpf/hooks_at.bpf.h",	"bpf/hooks_file.bpf.h",
+		"bpf/hooks_sock.bpf.h", "bpf/hooks_task.bpf.h",
+		"bpf/track.bpf.h",	"bpf/fget.bpf.h",
+		"bpf/state.bpf.h",	"bpf/optable.bpf.h",
 	};
 	static const char *const own[] = { "bpf/syscalls.bpf.h",
 					   "bpf/fget.bpf.h",
@@ -477,17 +481,17 @@ Test(optable, bpf_syscall_numbers_match_the_table)
 
 	for (size_t h = 0; h < sizeof(headers) / sizeof(headers[0]); h++) {
 		char *text = slurp(headers[h]), *p = text, name[64];
-		int nr, i;
+		int i;
 
 		while ((p = strstr(p, "#define NR_"))) {
 			p += strlen("#define NR_");
-			if (sscanf(p, "%63[a-z0-9_] %d", name, &nr) != 2)
+			if (sscanf(p, "%63[a-z0-9_]", name) != 1)
 				continue;
 			i = op_index(name, strlen(name));
-			if (i >= 0)
-				cr_expect_eq(ops[i].nr64, nr,
-					     "%s: NR_%s is %d, the table %d",
-					     headers[h], name, nr, ops[i].nr64);
+			cr_expect_lt(i, 0,
+				     "%s: NR_%s: the table's row gives it "
+				     "(bpf/optable.bpf.h)",
+				     headers[h], name);
 			for (size_t k = 0; k < sizeof(own) / sizeof(own[0]);
 			     k++)
 				cr_expect(strcmp(headers[h], own[k]),

@@ -9,12 +9,15 @@
  *
  * Not installed, not an API: a table of this tree's enforcement.  The
  * BPF side expands it where it decides reads and writes (rw_need_of in
- * bpf/syscalls.bpf.h: the CAPSICUM_OPS_RW rows a stock hook enforces) and
- * what the patched kernel's fget hook checks (fget_need_of in
- * bpf/fget.bpf.h: every row whose patched verdict is better than its
- * stock one), with each rule a function of bpf/optable.bpf.h, and takes
- * its NR_ numbers from it.  bpf/syscalls_at.bpf.h (at_calls) and
- * bpf/hooks_*.bpf.h still restate the other rows (issue 24).
+ * bpf/syscalls.bpf.h: the CAPSICUM_OPS_RW rows a stock hook enforces),
+ * lookups through a dirfd (at_need_of in bpf/syscalls_at.bpf.h: the
+ * CAPSICUM_OPS_AT rows a stock hook enforces, for the path, attribute
+ * and exec hooks) and what the patched kernel's fget hook checks
+ * (fget_need_of in bpf/fget.bpf.h: every row whose patched verdict is
+ * better than its stock one), with each rule a function of
+ * bpf/optable.bpf.h, and takes its NR_ numbers from it.
+ * bpf/hooks_file.bpf.h, hooks_sock.bpf.h and hooks_task.bpf.h still
+ * restate the other rows (issue 24).
  *
  * Includable from BPF C and from userspace, like abi.h.
  */
@@ -78,8 +81,10 @@ enum opt_verdict {
 	  "SEEK_CUR with offset 0 needs only CAP_SEEK_TELL")                   \
 	X(msg_dest, CAP_CONNECT, 0, "a destination address adds CAP_CONNECT")  \
 	X(empty_path, CAP_FSTAT | CAP_FUTIMES, 0,                              \
-	  "an empty path (AT_EMPTY_PATH) or a NULL one (utimensat) acts on "   \
-	  "the descriptor: CAP_FSTAT or CAP_FUTIMES instead of the *at right") \
+	  "an empty path (AT_EMPTY_PATH: fstatat, statx, faccessat) or a "     \
+	  "NULL one (utimensat, futimesat) acts on the descriptor: CAP_FSTAT " \
+	  "or CAP_FUTIMES instead of the *at right (utimensat's "              \
+	  "AT_EMPTY_PATH is still a lookup of the dirfd itself)")              \
 	X(lookup_path, CAP_LOOKUP, 0,                                          \
 	  "a path (not AT_EMPTY_PATH) adds CAP_LOOKUP on the dirfd")           \
 	X(mknod_mode, CAP_MKFIFOAT | CAP_MKNODAT, 0,                           \
@@ -258,7 +263,7 @@ enum opt_rule {
 	X(accept4, 288, 364, OPT_ARG(0), CAP_ACCEPT, none, OPT_YES, "",        \
 	  OPT_YES, "")
 
-/* Through a dirfd: bpf/syscalls_at.bpf.h, bpf/hooks_at.bpf.h. */
+/* Through a dirfd: bpf/syscalls_at.bpf.h (at_need_of), bpf/hooks_at.bpf.h. */
 #define CAPSICUM_OPS_AT(X)                                                     \
 	X(openat, 257, 295, OPT_ARG(0), CAP_LOOKUP, open_flags, OPT_YES, "",   \
 	  OPT_YES, "")                                                         \
@@ -270,8 +275,8 @@ enum opt_rule {
 	  OPT_YES, "")                                                         \
 	X(utimensat, 280, 320, OPT_ARG(0), CAP_FUTIMESAT, empty_path, OPT_YES, \
 	  "", OPT_YES, "")                                                     \
-	X(futimesat, 261, 299, OPT_ARG(0), CAP_FUTIMESAT, none, OPT_YES, "",   \
-	  OPT_YES, "")                                                         \
+	X(futimesat, 261, 299, OPT_ARG(0), CAP_FUTIMESAT, empty_path, OPT_YES, \
+	  "", OPT_YES, "")                                                     \
 	X(execveat, 322, 358, OPT_ARG(0), CAP_FEXECVE, lookup_path, OPT_YES,   \
 	  "", OPT_YES, "")                                                     \
 	X(mkdirat, 258, 296, OPT_ARG(0), CAP_MKDIRAT, none, OPT_YES, "",       \
