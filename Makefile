@@ -67,11 +67,17 @@ DAEMON_OBJS := $(patsubst %.c,$(O)/%.o,$(DAEMON_SRCS))
 CLI_SRCS := $(wildcard cli/*.c)
 CLI_OBJS := $(patsubst %.c,$(O)/%.o,$(CLI_SRCS))
 CAPCTL := $(O)/cli/capctl
-# What capctl shares with capsicumd: the audit line, the counters, the hash.
-CAPCTL_DAEMON_OBJS := $(addprefix $(O)/daemon/,audit_line.o counters.o load.o query.o)
+# What capsicumd, capctl, the selftests and the bench share (admin/):
+# loading and pinning, the pinned state, counters, the audit line, the
+# query protocol. A static library of the tree's own, never installed;
+# each program links only the members it uses.
+ADMIN_SRCS := $(wildcard admin/*.c)
+ADMIN_OBJS := $(patsubst %.c,$(O)/%.o,$(ADMIN_SRCS))
+LIBADMIN_A := $(O)/libcapsicum-admin.a
 # Logic the host unit tests exercise without BPF.
-UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o resolve.o) \
-	$(addprefix $(O)/daemon/,audit_line.o log.o ratelimit.o notify.o query.o) \
+UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o) \
+	$(addprefix $(O)/daemon/,log.o ratelimit.o notify.o) \
+	$(addprefix $(O)/admin/,audit_line.o parse_num.o query.o resolve.o) \
 	$(O)/selftests/run_child.o
 RUNAS := $(O)/selftests/vm/runas
 WAITER := $(O)/selftests/vm/waiter
@@ -112,6 +118,13 @@ $(LIBCAPSICUM_SO): $(LIB_OBJS) lib/libcapsicum.map
 	$(CC) -shared -Wl,-soname,libcapsicum.so.0 \
 		-Wl,--version-script=lib/libcapsicum.map -o $@ $(LIB_OBJS)
 	ln -sf libcapsicum.so.0 $(O)/libcapsicum.so
+
+# --- the admin library --------------------------------------------------------
+$(O)/admin/%.o: admin/%.c | $(O)/admin $(SKELS)
+	$(CC) $(CFLAGS) -Iadmin -c $< -o $@
+
+$(LIBADMIN_A): $(ADMIN_OBJS)
+	rm -f $@ && ar rcs $@ $^
 
 # --- libcasper ----------------------------------------------------------------
 $(O)/casper/%.o: casper/%.c | $(O)/casper
@@ -269,18 +282,18 @@ $(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o
 
 # --- capsicumd ---------------------------------------------------------------
 $(O)/daemon/%.o: daemon/%.c | $(O)/daemon $(SKELS)
-	$(CC) $(CFLAGS) -Idaemon -Icli -c $< -o $@
+	$(CC) $(CFLAGS) -Iadmin -c $< -o $@
 
-# The query socket answers with capctl's own reading of the pins.
-CAPSICUMD_CLI_OBJS := $(addprefix $(O)/cli/,state.o resolve.o args.o sysfiles.o)
-$(CAPSICUMD): $(DAEMON_OBJS) $(CAPSICUMD_CLI_OBJS) $(LIBCAPSICUM_A)
+# The query socket answers with capctl's own reading of the pins
+# (admin/state.c, admin/resolve.c).
+$(CAPSICUMD): $(DAEMON_OBJS) $(LIBADMIN_A) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz
 
 # --- capctl -------------------------------------------------------------------
 $(O)/cli/%.o: cli/%.c | $(O)/cli $(SKELS)
-	$(CC) $(CFLAGS) -Idaemon -c $< -o $@
+	$(CC) $(CFLAGS) -Iadmin -c $< -o $@
 
-$(CAPCTL): $(CLI_OBJS) $(CAPCTL_DAEMON_OBJS) $(LIBCAPSICUM_A)
+$(CAPCTL): $(CLI_OBJS) $(LIBADMIN_A) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz
 
 # --- unit tests (host, criterion) -------------------------------------------
@@ -289,7 +302,7 @@ $(RIGHTS_TABLE): tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv | $(O
 	mv $@.tmp $@
 
 $(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
-	$(CC) $(CFLAGS) -I$(O)/tests -Icli -Idaemon -Iselftests -Icasper -c $< -o $@
+	$(CC) $(CFLAGS) -I$(O)/tests -Iadmin -Icli -Idaemon -Iselftests -Icasper -c $< -o $@
 
 $(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCASPER_A) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lcriterion
@@ -313,11 +326,10 @@ FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 30
 FUZZ_PARSE := $(O)/tests/fuzz/fuzz_parse
 FUZZ_PARSE_SRCS := tests/fuzz/fuzz_parse.c cli/args.c cli/json.c \
-	cli/state.c cli/resolve.c cli/sysfiles.c \
-	$(filter-out daemon/capsicumd.c,$(DAEMON_SRCS)) $(LIB_SRCS)
+	$(filter-out daemon/capsicumd.c,$(DAEMON_SRCS)) $(ADMIN_SRCS) $(LIB_SRCS)
 FUZZ_CASPER := $(O)/tests/fuzz/fuzz_casper_msg
-FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(REPRO) -Iinclude -I$(O)/bpf -Icli -Idaemon \
-	-Icasper -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(REPRO) -Iinclude -I$(O)/bpf -Iadmin -Icli \
+	-Idaemon -Icasper -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 $(FUZZ_PARSE): $(FUZZ_PARSE_SRCS) daemon/capsicumd.c $(SKELS) | $(O)/tests/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_PARSE_SRCS) -lbpf -lelf -lz
@@ -349,11 +361,11 @@ fuzz: $(FUZZ_PARSE) $(FUZZ_CASPER)
 $(O)/selftests/%.o: selftests/%.c | $(O)/selftests $(SKELS)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(SELFTESTS): $(SELFTEST_OBJS) $(O)/daemon/load.o $(O)/daemon/pinned.o $(LIBCAPSICUM_A)
+$(SELFTESTS): $(SELFTEST_OBJS) $(LIBADMIN_A) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz -lpthread
 
-# The selftests load through the daemon's loader, unchanged.
-$(O)/selftests/%.o: CFLAGS += -Idaemon
+# The selftests load through capsicumd's loader (admin/load.c), unchanged.
+$(O)/selftests/%.o: CFLAGS += -Iadmin
 
 $(RUNAS): selftests/vm/runas.c | $(O)/selftests/vm
 	$(CC) $(CFLAGS) -o $@ $<
@@ -390,9 +402,9 @@ BENCH_EXIT0 := $(O)/bench/bench_exit0
 BENCH_INITRAMFS := $(O)/vm/bench-initramfs.cpio
 
 $(O)/bench/%.o: bench/%.c | $(O)/bench $(SKELS)
-	$(CC) $(CFLAGS) -Idaemon -c $< -o $@
+	$(CC) $(CFLAGS) -Iadmin -c $< -o $@
 
-$(BENCH): $(BENCH_OBJS) $(O)/daemon/load.o $(LIBCAPSICUM_A)
+$(BENCH): $(BENCH_OBJS) $(LIBADMIN_A) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz
 
 $(BENCH_EXIT0): bench/exit0.c | $(O)/bench
@@ -443,7 +455,7 @@ kernel:
 vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
-$(O)/lib $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm \
+$(O)/lib $(O)/admin $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm \
 		$(O)/bench $(O)/selftests/programs $(O)/casper $(O)/tests/fuzz:
 	mkdir -p $@
 
@@ -452,5 +464,5 @@ clean:
 	[ ! -d $(O) ] || find $(O) -mindepth 1 -maxdepth 1 ! -name kernels ! -name apt \
 		-exec rm -rf {} +
 
--include $(LIB_OBJS:.o=.d) $(CASPER_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
+-include $(LIB_OBJS:.o=.d) $(ADMIN_OBJS:.o=.d) $(CASPER_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
 	$(SELFTEST_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d)

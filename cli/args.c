@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "args.h"
 
+#include "parse_num.h"
+
 #include <capsicum/rights_names.h>
 #include <errno.h>
 #include <getopt.h>
@@ -10,31 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int parse_int(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	if (!*s || *s == '+' || *s == '-' || *s == ' ')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int parse_pid(const char *s, pid_t *pid)
-{
-	long v;
-
-	if (parse_int(s, 1, INT_MAX, &v))
-		return -1;
-	*pid = (pid_t)v;
-	return 0;
-}
 
 int parse_limit(const char *s, struct fd_limit *l)
 {

@@ -2,6 +2,8 @@
 #ifndef CAPCTL_ARGS_H
 #define CAPCTL_ARGS_H
 
+#include "capctl_exit.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/capsicum.h>
@@ -16,18 +18,6 @@ enum capctl_cmd {
 	CMD_AUDIT,
 	CMD_RIGHTS,
 	CMD_RUN,
-};
-
-/* capctl(8) exit codes. */
-enum {
-	CAPCTL_EXIT_OK = 0,
-	CAPCTL_EXIT_ERROR = 1,
-	CAPCTL_EXIT_USAGE = 2,
-	CAPCTL_EXIT_UNLOADED = 3,   /* Capsicum is not loaded (ENOSYS) */
-	CAPCTL_EXIT_VERSION = 4,    /* pinned state from another build */
-	CAPCTL_EXIT_DENIED = 5,	    /* permission denied */
-	CAPCTL_EXIT_NOEXEC = 126,   /* run: command found but not executable */
-	CAPCTL_EXIT_NOTFOUND = 127, /* run: command not found */
 };
 
 #define CAPCTL_MAX_LIMITS   64
@@ -91,7 +81,4 @@ int parse_allow_dir(const char *s, struct allow_dir *d);
  */
 int allow_dir_fs_check(const char *path, long f_type, bool allow_procfs,
 		       char *msg, size_t len);
-/* A pid: decimal, > 0. 0 or -1. */
-int parse_pid(const char *s, pid_t *pid);
-
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* capctl's side of capsicumd's query socket (daemon/query.h). */
+/* capctl's side of capsicumd's query socket (admin/query.h). */
 #define _GNU_SOURCE
 #include "ask.h"
 

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "fmt.h"
 #include "json.h"
+#include "sysfiles.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,7 +4,9 @@
 #include "ask.h"
 #include "commands.h"
 #include "json.h"
+#include "parse_num.h"
 #include "state.h"
+#include "sysfiles.h"
 
 #include <ctype.h>
 #include <dirent.h>

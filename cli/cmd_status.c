@@ -6,6 +6,7 @@
 #include "counters.h"
 #include "json.h"
 #include "state.h"
+#include "sysfiles.h"
 
 #include <bpf/bpf.h>
 #include <dirent.h>

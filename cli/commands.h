@@ -4,9 +4,7 @@
 
 #include "args.h"
 
-#include <sys/types.h>
-
-/* Each returns a capctl exit code (args.h). */
+/* Each returns a capctl exit code (capctl_exit.h). */
 int cmd_status(const struct capctl_args *a);
 int cmd_ps(const struct capctl_args *a);
 int cmd_fds(const struct capctl_args *a);
@@ -14,12 +12,5 @@ int cmd_audit(const struct capctl_args *a);
 int cmd_rights(const struct capctl_args *a);
 /* Returns only on failure. */
 int cmd_run(const struct capctl_args *a);
-
-#define CAPSICUMD_PIDFILE "/run/capsicumd.pid"
-/* capsicumd's pid if it runs (pid file + a live process named so), or 0. */
-pid_t daemon_pid(void);
-
-/* The first line of a small file, without its newline; "?" if unreadable. */
-void read_first_line(const char *path, char *buf, size_t len);
 
 #endif

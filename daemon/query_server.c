@@ -2,16 +2,17 @@
 /*
  * capsicumd's query socket: capctl ps, fds and status for users the pins
  * refuse (doc/daemon.md, "Queries from users"). Everything is computed as
- * root capctl computes it (cli/state.c, cli/resolve.c), then filtered by
+ * root capctl computes it (admin/state.c, admin/resolve.c), then filtered by
  * what the peer may see.
  */
 #define _GNU_SOURCE
 #include "query_server.h"
 
-#include "args.h"
 #include "audit_line.h"
-#include "commands.h"
+#include "capctl_exit.h"
+#include "parse_num.h"
 #include "state.h"
+#include "sysfiles.h"
 
 #include <ctype.h>
 #include <dirent.h>

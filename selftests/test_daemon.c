@@ -886,7 +886,7 @@ static void fds_agree(const char *json, int fd, const char *what)
 }
 
 /*
- * capctl fds computes rights in userspace (cli/resolve.c) from the
+ * capctl fds computes rights in userspace (admin/resolve.c) from the
  * pinned maps; the hooks and cap_rights_get() compute them in BPF. The
  * two must agree for every way a descriptor gets its rights: its own
  * entry, a dup, the floor openat derives from a directory (with and

@@ -21,8 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A link pinned after a dozen programs and their links. */
-#define OBSTACLE "link_capsicum_file_permission"
 /* Not CAPSICUM_PIN_DIR: capsicumd refuses a pin directory it cannot read. */
 #define PIN_DIR "/sys/fs/bpf/capsicum-pinfail"
 #define LOG	"/tmp/capsicumd-load.log"
@@ -83,41 +81,59 @@ static bool file_has(const char *path, const char *what)
 }
 
 /*
- * A pin path that is taken (someone else's directory) fails the load
- * after a dozen programs and links are pinned: all of them go again, the
- * obstacle stays, no map is pinned, nothing is left attached.
+ * Loads under PIN_DIR with the pin path `obstacle` taken (someone else's
+ * directory): the load fails with `why` in its log, whatever it pinned
+ * before goes again, the obstacle stays, nothing is pinned under
+ * CAPSICUM_PIN_DIR and nothing is left attached.
  */
-SELFTEST(load_failed_pin_leaves_nothing_attached)
+static void load_fails_at(const char *obstacle, const char *why)
 {
-	char names[4096];
+	char names[4096], path[256];
 	const char *left;
 
 	if (!fixture_unload())
 		return;
+	snprintf(path, sizeof(path), "%s/%s", PIN_DIR, obstacle);
+	said[0] = '\0';
 	if (!ASSERT_OK(mkdir(PIN_DIR, 0755), "mkdir pin dir") ||
-	    !ASSERT_OK(mkdir(PIN_DIR "/" OBSTACLE, 0755), "mkdir obstacle"))
+	    !ASSERT_OK(mkdir(path, 0755), "mkdir obstacle"))
 		goto out;
 	capsicum_load_set_log(collect);
 	ASSERT_EQ(capsicum_load(PIN_DIR, NULL), -EEXIST, "load fails");
 	capsicum_load_set_log(NULL);
 	left = listing(PIN_DIR, names, sizeof(names));
-	ASSERT_TRUE(left && !strcmp(left, OBSTACLE),
+	ASSERT_TRUE(left && !strcmp(left, obstacle),
 		    "only the obstacle is left in the pin directory");
-	if (left && strcmp(left, OBSTACLE))
+	if (left && strcmp(left, obstacle))
 		fprintf(stderr, "    left pinned: %s\n", left);
 	ASSERT_TRUE(access(CAPSICUM_PIN_DIR, F_OK) && errno == ENOENT,
-		    "no map pinned");
+		    "nothing pinned under " CAPSICUM_PIN_DIR);
 	ASSERT_TRUE(fixture_wait_detached(), "nothing attached after it");
-	ASSERT_TRUE(strstr(said,
-			   "pinning capsicum_file_permission under " PIN_DIR
-			   " failed: File exists"),
-		    "the load log says which pin failed");
+	ASSERT_TRUE(strstr(said, why), "the load log says which pin failed");
 out:
 	capsicum_load_set_log(NULL);
-	rmdir(PIN_DIR "/" OBSTACLE);
+	rmdir(path);
 	rmdir(PIN_DIR);
 	pinned_unload();
 	fixture_loaded();
+}
+
+/* A link pinned after a dozen programs and their links. */
+SELFTEST(load_failed_pin_leaves_nothing_attached)
+{
+	load_fails_at("link_capsicum_file_permission",
+		      "pinning capsicum_file_permission under " PIN_DIR
+		      " failed: File exists");
+}
+
+/*
+ * The counters' map, pinned last but the stamp (a taken stamp would read
+ * as a loaded instance): every program and link and the other maps are
+ * pinned by then, the maps under PIN_DIR too, and all of it goes again.
+ */
+SELFTEST(load_failed_map_pin_leaves_nothing_pinned)
+{
+	load_fails_at("bss", "pinning " PIN_DIR "/bss failed: File exists");
 }
 
 /*

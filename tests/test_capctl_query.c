@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capsicumd's query socket without a socket (daemon/query.c): the request
+ * capsicumd's query socket without a socket (admin/query.c): the request
  * check, the /proc/PID/status ids, the visibility rule and the walk of an
  * fds answer, on good and hostile input.
  */

@@ -430,7 +430,7 @@ struct capsicum_ioctls {
 /*
  * Which hook denied, in capsicum_denial.hook: X(ENUM_SUFFIX, "name") per
  * hook, in value order from 1. The one list both the enum and the audit
- * line's names (daemon/audit_line.c) are made from, so a new hook cannot
+ * line's names (admin/audit_line.c) are made from, so a new hook cannot
  * be logged as "?".
  */
 #define CAPSICUM_HOOKS(X)                                                      \

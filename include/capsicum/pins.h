@@ -3,7 +3,7 @@
  * What capsicumd pins under CAPSICUM_PIN_DIR, and the two small maps it
  * adds to the BPF side: the version stamp of the pinned state and the set
  * of BPF objects the protection hooks guard (bpf/protect.bpf.h). Shared by
- * bpf/, daemon/ and cli/. Includable from BPF C like abi.h.
+ * bpf/, admin/, daemon/ and cli/. Includable from BPF C like abi.h.
  */
 #ifndef _CAPSICUM_PINS_H
 #define _CAPSICUM_PINS_H

@@ -287,6 +287,16 @@ static int pin_map(struct bpf_map *map, const char *path, mode_t mode)
 	return 0;
 }
 
+/*
+ * The pin of a map under dir: the name its default path (pins.h, abi.h)
+ * gives it, so that dir CAPSICUM_PIN_DIR pins exactly there.
+ */
+static void map_pin_path(char *path, size_t len, const char *dir,
+			 const char *default_path)
+{
+	snprintf(path, len, "%s%s", dir, strrchr(default_path, '/'));
+}
+
 static void prog_pin_path(char *path, size_t len, const char *dir,
 			  const char *kind, const struct bpf_program *prog)
 {
@@ -347,7 +357,7 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 {
 	const struct {
 		struct bpf_map *map;
-		const char *path;
+		const char *path; /* for dir CAPSICUM_PIN_DIR */
 		mode_t mode;
 	} maps[] = {
 		{ skel->maps.answers, CAPSICUM_PIN_ANSWERS, 0400 },
@@ -363,6 +373,7 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 	};
 	const size_t nmaps = sizeof(maps) / sizeof(maps[0]);
 	const struct bpf_object_skeleton *s = skel->skeleton;
+	char path[512];
 	int err = 0, i;
 	size_t m;
 
@@ -378,14 +389,14 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 		return err;
 	}
 	for (m = 0; m < nmaps; m++) {
-		err = pin_map(maps[m].map, maps[m].path, maps[m].mode);
+		map_pin_path(path, sizeof(path), dir, maps[m].path);
+		err = pin_map(maps[m].map, path, maps[m].mode);
 		if (err)
 			break;
 	}
 	if (!err)
 		return 0;
-	load_log(LOG_ERR, "pinning %s failed: %s", maps[m].path,
-		 strerror(-err));
+	load_log(LOG_ERR, "pinning %s failed: %s", path, strerror(-err));
 	while (m--)
 		bpf_map__unpin(maps[m].map, NULL);
 	unpin_progs(s, dir, s->prog_cnt);
@@ -464,6 +475,7 @@ int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 	struct capsicum_bpf *skel = NULL;
 	struct capsicum_load_opts defaults;
 	struct btf *btf = NULL;
+	char answers[512], version[512];
 	bool made_dir = false;
 	int err, n;
 
@@ -472,8 +484,9 @@ int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 		o = &defaults;
 	}
 
-	if (access(CAPSICUM_PIN_ANSWERS, F_OK) == 0 ||
-	    access(CAPSICUM_PIN_VERSION, F_OK) == 0)
+	map_pin_path(answers, sizeof(answers), dir, CAPSICUM_PIN_ANSWERS);
+	map_pin_path(version, sizeof(version), dir, CAPSICUM_PIN_VERSION);
+	if (access(answers, F_OK) == 0 || access(version, F_OK) == 0)
 		return 1;
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {

@@ -35,6 +35,8 @@ const char *capsicum_load_opts_check(const struct capsicum_load_opts *o);
  * defaults. Returns 0, 1 if pin_dir already holds a loaded instance (left
  * untouched), or a negative errno with a message through the load log.
  * All or nothing: on failure nothing it made stays pinned or attached.
+ * The maps keep their names (pins.h) under pin_dir; the readers of this
+ * library (pinned.h, state.h, counters.h) read CAPSICUM_PIN_DIR's only.
  */
 int capsicum_load(const char *pin_dir, const struct capsicum_load_opts *o);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
-#include "commands.h"
+#include "sysfiles.h"
 
 #include <stdio.h>
 #include <string.h>

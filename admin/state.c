@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "state.h"
 
-#include "args.h"
+#include "capctl_exit.h"
 #include "fdtable_iter.skel.h"
 #include "load.h"
 
