@@ -10,7 +10,7 @@
  * the syscall's EBADF into our ENOTCAPABLE.
  *
  * The programs here load only where the kernel has the hook and the
- * kfunc (daemon/load.c, skip_absent); on stock kernels they stay out.
+ * kfunc (admin/load.c, skip_absent); on stock kernels they stay out.
  */
 #ifndef CAPSICUM_FGET_BPF_H
 #define CAPSICUM_FGET_BPF_H

@@ -6,7 +6,7 @@
  * at an absolute path or symlink, a ".." above the start or a magic
  * link, before any name outside is looked up. So the stock kernels'
  * step-by-step check (walk_check on inode_permission, hooks_at.bpf.h)
- * does not load there (daemon/load.c), and a process without Capsicum
+ * does not load there (admin/load.c), and a process without Capsicum
  * state pays nothing per path component: the kernel calls the hook only
  * for a task whose fget check is on.
  *
