@@ -196,7 +196,7 @@ int fixture_limit_all_but(int fd, uint64_t right)
 	return cap_rights_limit(fd, &r);
 }
 
-static int pass_over(const int sv[2], int fd, bool close_sent)
+int fixture_send_fd(int sock, int fd)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c = 'x';
 	struct iovec v = { &c, 1 };
@@ -205,20 +205,38 @@ static int pass_over(const int sv[2], int fd, bool close_sent)
 			    .msg_control = cbuf,
 			    .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-	int got = -1;
 
 	h->cmsg_level = SOL_SOCKET;
 	h->cmsg_type = SCM_RIGHTS;
 	h->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(h), &fd, sizeof(int));
-	if (sendmsg(sv[0], &m, 0) != 1 || (close_sent && close(fd)))
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
+int fixture_recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c;
+	struct iovec v = { &c, 1 };
+	struct msghdr m = { .msg_iov = &v,
+			    .msg_iovlen = 1,
+			    .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *h;
+	int got = -1;
+
+	if (recvmsg(sock, &m, 0) != 1)
 		return -1;
-	if (recvmsg(sv[1], &m, 0) == 1) {
-		h = CMSG_FIRSTHDR(&m);
-		if (h)
-			memcpy(&got, CMSG_DATA(h), sizeof(int));
-	}
+	h = CMSG_FIRSTHDR(&m);
+	if (h && h->cmsg_type == SCM_RIGHTS)
+		memcpy(&got, CMSG_DATA(h), sizeof(int));
 	return got;
+}
+
+static int pass_over(const int sv[2], int fd, bool close_sent)
+{
+	if (fixture_send_fd(sv[0], fd) || (close_sent && close(fd)))
+		return -1;
+	return fixture_recv_fd(sv[1]);
 }
 
 int fixture_pass_over(const int sv[2], int fd)

@@ -63,6 +63,10 @@ int fixture_execveat_true(int dfd, const char *path);
 /* Limits fd to every right except the bits of `right` (CAP_* value). */
 int fixture_limit_all_but(int fd, uint64_t right);
 
+/* Sends fd over SCM_RIGHTS on sock (one byte with it): 0 or -1. */
+int fixture_send_fd(int sock, int fd);
+/* Receives one descriptor sent so on sock, or -1. */
+int fixture_recv_fd(int sock);
 /* Sends fd to this process over SCM_RIGHTS; the received descriptor. */
 int fixture_pass_to_self(int fd);
 /* The same over a socketpair the caller made (sv[0] sends, sv[1] gets). */

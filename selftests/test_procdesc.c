@@ -603,43 +603,6 @@ SELFTEST(procdesc_in_a_pid_namespace)
 	ASSERT_EQ(selftest_wait(pid), 0, "pdfork in a new PID namespace");
 }
 
-static int send_one_fd(int sock, int fd)
-{
-	char c = 'x', ctl[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr m = { .msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = ctl,
-			    .msg_controllen = sizeof(ctl) };
-	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-
-	h->cmsg_level = SOL_SOCKET;
-	h->cmsg_type = SCM_RIGHTS;
-	h->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(h), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
-}
-
-static int recv_one_fd(int sock)
-{
-	char c, ctl[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr m = { .msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = ctl,
-			    .msg_controllen = sizeof(ctl) };
-	struct cmsghdr *h;
-	int fd;
-
-	if (recvmsg(sock, &m, 0) != 1)
-		return -1;
-	h = CMSG_FIRSTHDR(&m);
-	if (!h || h->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(h), sizeof(int));
-	return fd;
-}
-
 /*
  * Who may pdkill. A descriptor received over SCM_RIGHTS by another
  * process of the same uid is authority enough, as on FreeBSD. After the
@@ -663,11 +626,11 @@ SELFTEST(procdesc_pdkill_authority)
 		return;
 	receiver = fork();
 	if (receiver == 0) {
-		int got = recv_one_fd(sv[1]);
+		int got = fixture_recv_fd(sv[1]);
 
 		_exit(got < 0 ? 2 : pdkill(got, SIGTERM) ? 3 : 0);
 	}
-	ASSERT_OK(send_one_fd(sv[0], pd), "send the descriptor");
+	ASSERT_OK(fixture_send_fd(sv[0], pd), "send the descriptor");
 	ASSERT_EQ(selftest_wait(receiver), 0,
 		  "pdkill through a received descriptor");
 	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), child, "pdwait4");

@@ -197,52 +197,14 @@ static bool step_pdfork(unsigned long i, struct soak_result *r)
 	return true;
 }
 
-static int send_fd(int sock, int fd)
-{
-	char c = 'x', ctl[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr m = { .msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = ctl,
-			    .msg_controllen = sizeof(ctl) };
-	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-
-	h->cmsg_level = SOL_SOCKET;
-	h->cmsg_type = SCM_RIGHTS;
-	h->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(h), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char c, ctl[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr m = { .msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = ctl,
-			    .msg_controllen = sizeof(ctl) };
-	struct cmsghdr *h;
-	int fd;
-
-	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
-		return -1;
-	h = CMSG_FIRSTHDR(&m);
-	if (!h || h->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(h), sizeof(int));
-	return fd;
-}
-
 static bool step_passing(int fd, const int sv[2], unsigned long i,
 			 struct soak_result *r)
 {
 	int d = dup(fd), got;
 
 	FAIL_IF(d < 0 || limit(d, CAP_READ, CAP_SEEK), "limit a dup");
-	FAIL_IF(send_fd(sv[0], d), "send it");
+	got = fixture_pass_over(sv, d);
 	close(d);
-	got = recv_fd(sv[1]);
 	FAIL_IF(got < 0 || !read_only(got),
 		"a received descriptor lost its limit");
 	close(got);
