@@ -316,9 +316,22 @@ static void *dup2_race_loop(void *arg)
 {
 	struct fixture_dup2_race *r = arg;
 
-	/* Runs as long as the user does; the cap only guards a lost stop. */
-	for (long i = 0; i < 2000000 && !r->stop; i++)
+	struct timespec t0, t;
+
+	/*
+	 * Runs as long as the user does: a count bound let it finish before
+	 * a descheduled user got going, which then saw one file only. The
+	 * clock only guards a lost stop.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long i = 0; !r->stop; i++) {
 		dup2(i & 1 ? r->full : r->limited, r->fd);
+		if (i % 4096)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 120)
+			break;
+	}
 	return NULL;
 }
 
