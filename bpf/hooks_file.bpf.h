@@ -12,14 +12,9 @@
 #include "sigio.bpf.h"
 #include "syscalls.bpf.h"
 
-#define PROT_READ   0x1
-#define PROT_WRITE  0x2
-#define PROT_EXEC   0x4
 #define MAP_TYPE    0x0f
 #define MAP_PRIVATE 0x02
 #define VM_SHARED   0x08
-#define FIONCLEX    0x5450
-#define FIOCLEX	    0x5451
 
 /* Set by the loader: inode_setattr gained an idmap argument in 6.3. */
 const volatile bool setattr_has_idmap;
@@ -64,33 +59,38 @@ int capsicum_file_permission(unsigned long long *ctx)
 				     CTX_ARG(int, 1));
 }
 
-/* FreeBSD's mmap rule: write needs CAP_MMAP_W only for shared mappings. */
-static __always_inline __u64 mmap_need(unsigned long prot, bool shared)
+/*
+ * The descriptor and rights of a mapping of prot (shared or not), as the
+ * table's mapping rows say; other calls (shmat, i386's mmap2) and
+ * mprotect, which names no descriptor, get the file's floor.
+ */
+static __always_inline struct opt_need mmap_need_of(unsigned long prot,
+						    bool shared)
 {
-	__u64 need = CAP_MMAP;
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct opt_call c = {
+		.regs = regs, .fd = -1, .prot = prot, .shared = shared
+	};
 
-	if (prot & PROT_READ)
-		need |= CAP_MMAP_R;
-	if ((prot & PROT_WRITE) && shared)
-		need |= CAP_MMAP_W;
-	if (prot & PROT_EXEC)
-		need |= CAP_MMAP_X;
-	return need;
+	switch (call_of(task, regs)) {
+		CAPSICUM_OPS_MMAP(OPT_STOCK_CASE)
+	}
+	return opt_rule_mmap_prot(&c, -1, OPT_NOFD, CAP_MMAP);
 }
 
-static __noinline int mmap_file_check(struct file *file, __u64 need)
+static __noinline int mmap_file_check(struct file *file, unsigned long prot,
+				      bool shared)
 {
+	struct opt_need n = mmap_need_of(prot, shared);
 	struct capsicum_proc *p;
-	int fd = -1;
 
-	if (file_allows_all(file, need, 0))
+	if (file_allows_all(file, n.need, 0))
 		return 0;
 	p = current_proc();
 	if (!p)
 		return 0;
-	if (current_call() == NR_mmap)
-		fd = (int)syscall_arg(4);
-	return require_exact(p, file, fd, need, 0, CAPSICUM_HOOK_MMAP_FILE);
+	return require_exact(p, file, n.fd, n.need, 0, CAPSICUM_HOOK_MMAP_FILE);
 }
 
 SEC("lsm/mmap_file")
@@ -99,8 +99,8 @@ int BPF_PROG(capsicum_mmap_file, struct file *file, unsigned long reqprot,
 {
 	if (!file)
 		return 0;
-	return GATED(mmap_file_check, file,
-		     mmap_need(prot, (flags & MAP_TYPE) != MAP_PRIVATE));
+	return GATED(mmap_file_check, file, prot,
+		     (flags & MAP_TYPE) != MAP_PRIVATE);
 }
 
 SEC("lsm/file_mprotect")
@@ -108,6 +108,7 @@ int BPF_PROG(capsicum_file_mprotect, struct vm_area_struct *vma,
 	     unsigned long reqprot, unsigned long prot)
 {
 	struct capsicum_proc *p = current_proc();
+	struct opt_need n;
 	struct file *file;
 
 	if (!p)
@@ -115,10 +116,35 @@ int BPF_PROG(capsicum_file_mprotect, struct vm_area_struct *vma,
 	file = vma->vm_file;
 	if (!file)
 		return 0;
-	/* No descriptor here: the file's floor decides. */
-	return require(p, file, -1, mmap_need(prot, vma->vm_flags & VM_SHARED),
-		       0, CAPSICUM_HOOK_FILE_MPROTECT);
+	n = mmap_need_of(prot, vma->vm_flags & VM_SHARED);
+	return require(p, file, n.fd, n.need, 0, CAPSICUM_HOOK_FILE_MPROTECT);
 }
+
+/*
+ * The descriptor, rights and fcntl sub-rights of a control command, as
+ * the table's control rows say (their rules read the command from the
+ * call's arguments: flock's file_lock sees a lock type, and fcntl's
+ * leases pass it too); through any other call (i386, io_uring) the
+ * hook's own command (cmd) and the file's floor decide, with the rule
+ * and rights the hook names.
+ */
+#define CTL_NEED_OF(hook, rule, rights)                                        \
+	static __always_inline struct opt_need hook##_need_of(                 \
+		unsigned int cmd)                                              \
+	{                                                                      \
+		struct task_struct *task = bpf_get_current_task_btf();         \
+		struct pt_regs *regs =                                         \
+			(struct pt_regs *)bpf_task_pt_regs(task);              \
+		struct opt_call c = { .regs = regs, .fd = -1, .cmd = cmd };    \
+                                                                               \
+		switch (call_of(task, regs)) {                                 \
+			CAPSICUM_OPS_CTL(OPT_STOCK_CASE)                       \
+		}                                                              \
+		return opt_rule_##rule(&c, -1, OPT_NOFD, rights);              \
+	}
+CTL_NEED_OF(ioctl, ioctl_list, CAP_IOCTL)
+CTL_NEED_OF(fcntl, fcntl_cmd, CAP_FCNTL)
+CTL_NEED_OF(lock, none, CAP_FLOCK)
 
 struct ioctl_find {
 	const struct capsicum_ioctls *list;
@@ -179,16 +205,18 @@ int BPF_PROG(capsicum_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg)
 {
 	struct capsicum_proc *p = current_proc();
-	int fd, err;
+	struct opt_need n;
+	int err;
 
-	/* FreeBSD lets FIOCLEX/FIONCLEX through without rights. */
-	if (!p || cmd == FIOCLEX || cmd == FIONCLEX)
+	if (!p)
 		return 0;
-	fd = current_call() == NR_ioctl ? (int)syscall_arg(0) : -1;
-	err = ioctl_check(p, file, cmd, fd, true);
+	n = ioctl_need_of(cmd);
+	if (!n.need)
+		return 0;
+	err = ioctl_check(p, file, cmd, n.fd, true);
 	if (err || !in_capmode(p))
 		return err;
-	return capmode_ioctl_check(file, cmd, fd);
+	return capmode_ioctl_check(file, cmd, n.fd);
 }
 
 /* An i386 ioctl: the file's floor decides (loaded where it exists). */
@@ -197,14 +225,18 @@ int BPF_PROG(capsicum_file_ioctl_compat, struct file *file, unsigned int cmd,
 	     unsigned long arg)
 {
 	struct capsicum_proc *p = current_proc();
+	struct opt_need n;
 	int err;
 
-	if (!p || cmd == FIOCLEX || cmd == FIONCLEX)
+	if (!p)
 		return 0;
-	err = ioctl_check(p, file, cmd, -1, true);
+	n = ioctl_need_of(cmd);
+	if (!n.need)
+		return 0;
+	err = ioctl_check(p, file, cmd, n.fd, true);
 	if (err || !in_capmode(p))
 		return err;
-	return capmode_ioctl_check(file, cmd, -1);
+	return capmode_ioctl_check(file, cmd, n.fd);
 }
 
 /*
@@ -225,84 +257,30 @@ int BPF_PROG(capsicum_uring_cmd, struct io_uring_cmd *ioucmd)
 	return ioctl_check(p, file, BPF_CORE_READ(ioucmd, cmd_op), -1, false);
 }
 
-/* Linux fcntl commands -> FreeBSD's fcntl sub-right bit (0: none). */
-static __always_inline __u32 fcntl_subright(unsigned int cmd, __u64 *need)
-{
-	*need = CAP_FCNTL;
-	switch (cmd) {
-	case 0:	   /* F_DUPFD */
-	case 1:	   /* F_GETFD */
-	case 2:	   /* F_SETFD */
-	case 1030: /* F_DUPFD_CLOEXEC */
-		*need = 0;
-		return 0;
-	case 3: /* F_GETFL */
-		return CAP_FCNTL_GETFL;
-	case 4: /* F_SETFL */
-		return CAP_FCNTL_SETFL;
-	case 9:	 /* F_GETOWN */
-	case 16: /* F_GETOWN_EX */
-		return CAP_FCNTL_GETOWN;
-	case 8:	 /* F_SETOWN */
-	case 15: /* F_SETOWN_EX */
-		return CAP_FCNTL_SETOWN;
-	case 5:	 /* F_GETLK */
-	case 6:	 /* F_SETLK */
-	case 7:	 /* F_SETLKW */
-	case 36: /* F_OFD_GETLK */
-	case 37: /* F_OFD_SETLK */
-	case 38: /* F_OFD_SETLKW */
-		*need = CAP_FLOCK;
-		return 0;
-	/*
-	 * Linux-only commands with a right of their own, not CAP_FCNTL: the
-	 * seals as the 2014 series mapped them (reading them is a stat of
-	 * the file, adding one changes what may be done to it, like a mode),
-	 * and leases with CAP_FLOCK, since a lease is a lock on the file.
-	 */
-	case 1024: /* F_SETLEASE */
-	case 1025: /* F_GETLEASE */
-		*need = CAP_FLOCK;
-		return 0;
-	case 1034: /* F_GET_SEALS */
-		*need = CAP_FSTAT;
-		return 0;
-	case 1033: /* F_ADD_SEALS */
-		*need = CAP_FCHMOD;
-		return 0;
-	default:
-		/* Other Linux-only commands (pipe size, ...): CAP_FCNTL. */
-		return 0;
-	}
-}
-
 SEC("lsm/file_fcntl")
 int BPF_PROG(capsicum_file_fcntl, struct file *file, unsigned int cmd,
 	     unsigned long arg)
 {
 	struct capsicum_proc *p;
-	__u32 sub;
-	__u64 need;
+	struct opt_need n;
 	struct held h;
 	long status;
-	int fd;
 
 	if (fd_request(file, cmd, arg, &status))
 		return lsm_status(status);
 	p = current_proc();
 	if (!p)
 		return 0;
-	sub = fcntl_subright(cmd, &need);
-	if (!need)
+	n = fcntl_need_of(cmd);
+	if (!n.need)
 		return 0;
-	fd = current_call() == NR_fcntl ? (int)syscall_arg(0) : -1;
-	held_rights(p, file, fd, &h);
-	if (!h.limited ||
-	    (rights_contain(h.rights, need, 0) && (h.fcntls & sub) == sub))
-		return in_capmode(p) ? capmode_fcntl_check(file, cmd, arg, fd)
+	held_rights(p, file, n.fd, &h);
+	if (!h.limited || (rights_contain(h.rights, n.need, 0) &&
+			   (h.fcntls & n.fcntls) == n.fcntls))
+		return in_capmode(p) ? capmode_fcntl_check(file, cmd, arg, n.fd)
 				     : 0;
-	report(CAPSICUM_HOOK_FILE_FCNTL, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd,
-	       need, 0, &h);
+	report(CAPSICUM_HOOK_FILE_FCNTL, ENOTCAPABLE, h.fd >= 0 ? h.fd : n.fd,
+	       n.need, 0, &h);
 	return -ENOTCAPABLE;
 }
 
@@ -310,12 +288,12 @@ SEC("lsm/file_lock")
 int BPF_PROG(capsicum_file_lock, struct file *file, unsigned int cmd)
 {
 	struct capsicum_proc *p = current_proc();
-	int fd;
+	struct opt_need n;
 
 	if (!p)
 		return 0;
-	fd = current_call() == NR_flock ? (int)syscall_arg(0) : -1;
-	return require(p, file, fd, CAP_FLOCK, 0, CAPSICUM_HOOK_FILE_LOCK);
+	n = lock_need_of(cmd);
+	return require(p, file, n.fd, n.need, 0, CAPSICUM_HOOK_FILE_LOCK);
 }
 
 /*
@@ -372,15 +350,15 @@ int BPF_PROG(capsicum_inode_getattr, const struct path *path)
 	return GATED(inode_getattr_check, path);
 }
 
-#define ATTR_MODE	 (1 << 0)
-#define ATTR_UID	 (1 << 1)
-#define ATTR_GID	 (1 << 2)
-#define ATTR_SIZE	 (1 << 3)
-#define ATTR_ATIME	 (1 << 4)
-#define ATTR_MTIME	 (1 << 5)
-#define ATTR_KILL_SUID	 (1 << 11)
-#define ATTR_KILL_SGID	 (1 << 12)
-#define ATTR_FILE	 (1 << 13)
+#define ATTR_MODE      (1 << 0)
+#define ATTR_UID       (1 << 1)
+#define ATTR_GID       (1 << 2)
+#define ATTR_SIZE      (1 << 3)
+#define ATTR_ATIME     (1 << 4)
+#define ATTR_MTIME     (1 << 5)
+#define ATTR_KILL_SUID (1 << 11)
+#define ATTR_KILL_SGID (1 << 12)
+#define ATTR_FILE      (1 << 13)
 
 /*
  * The rights a change of attributes needs, from what it changes: for a

@@ -26,18 +26,43 @@ enum {
 #define SEEK_CUR      1
 #define EPOLL_CTL_DEL 2
 
-#define AT_EMPTY_PATH 0x1000
-#define O_ACCMODE     00000003
-#define O_WRONLY      00000001
-#define O_RDWR	      00000002
-#define O_CREAT	      00000100
-#define O_TRUNC	      00001000
-#define O_APPEND      00002000
-#define O_DSYNC	      00010000
-#define O_PATH	      010000000
-#define __O_TMPFILE   020000000
-#define S_IFMT	      00170000
-#define S_IFIFO	      0010000
+#define AT_EMPTY_PATH	0x1000
+#define O_ACCMODE	00000003
+#define O_WRONLY	00000001
+#define O_RDWR		00000002
+#define O_CREAT		00000100
+#define O_TRUNC		00001000
+#define O_APPEND	00002000
+#define O_DSYNC		00010000
+#define O_PATH		010000000
+#define __O_TMPFILE	020000000
+#define PROT_READ	0x1
+#define PROT_WRITE	0x2
+#define PROT_EXEC	0x4
+#define FIONCLEX	0x5450
+#define FIOCLEX		0x5451
+#define F_DUPFD		0
+#define F_GETFD		1
+#define F_SETFD		2
+#define F_GETFL		3
+#define F_SETFL		4
+#define F_GETLK		5
+#define F_SETLK		6
+#define F_SETLKW	7
+#define F_SETOWN	8
+#define F_GETOWN	9
+#define F_SETOWN_EX	15
+#define F_GETOWN_EX	16
+#define F_OFD_GETLK	36
+#define F_OFD_SETLK	37
+#define F_OFD_SETLKW	38
+#define F_SETLEASE	1024
+#define F_GETLEASE	1025
+#define F_DUPFD_CLOEXEC 1030
+#define F_ADD_SEALS	1033
+#define F_GET_SEALS	1034
+#define S_IFMT		00170000
+#define S_IFIFO		0010000
 
 /* A right without its rights-word index bits, to take it out of rights. */
 #define OPT_BITS(right) ((right) & ((1ULL << 57) - 1))
@@ -53,27 +78,36 @@ enum {
  * when it is not one the row names. An *at() hook knows what the
  * lookup reached (obj; obj_mnt NULL where the hook does not see the
  * mount) and, for two_dirfds, which end it checks (target); file_open
- * knows the file being opened (file). The rule names the dirfd.
+ * knows the file being opened (file). The rule names the dirfd. The
+ * mapping hooks know the protection the kernel settled on (prot, after
+ * READ_IMPLIES_EXEC) and whether the mapping is shared; the control
+ * hooks their command (cmd), which a rule uses only without a row
+ * (opt_cmd).
  */
 struct opt_call {
 	const struct pt_regs *regs;
 	struct file *file;
 	struct dentry *obj;
 	struct vfsmount *obj_mnt;
+	unsigned long prot;
+	unsigned int cmd;
 	int fd;
 	int mask;
 	bool fget;
 	bool target;
+	bool shared;
 };
 
 /*
- * What a rule decides: the descriptor checked and the rights it needs.
+ * What a rule decides: the descriptor checked and the rights it needs
+ * (fcntls: the CAP_FCNTL_* sub-rights too, for fcntl_cmd).
  * file: set when an *at() call acts on its descriptor itself (an empty
  * path) rather than looking a name up from it; the descriptor's file.
  */
 struct opt_need {
 	int fd;
 	__u64 need;
+	__u32 fcntls;
 	struct file *file;
 };
 
@@ -129,6 +163,102 @@ static __always_inline struct opt_need
 opt_rule_old_value(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 {
 	return opt_one(c, fds, rights | (c->regs->r10 ? CAP_READ : 0));
+}
+
+/*
+ * The command of an ioctl or fcntl row: its second argument. Without a
+ * row (nr -1) the hook's own (c->cmd), which file_lock's is not: there
+ * it is a lock type.
+ */
+static __always_inline unsigned int opt_cmd(const struct opt_call *c, long nr)
+{
+	return nr < 0 ? c->cmd : (unsigned int)c->regs->si;
+}
+
+/*
+ * mmap/mprotect: FreeBSD's rule, under which writing needs CAP_MMAP_W
+ * only where the writes reach the file (a shared mapping).
+ */
+static __always_inline struct opt_need
+opt_rule_mmap_prot(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	__u64 need = rights;
+
+	if (c->prot & PROT_READ)
+		need |= CAP_MMAP_R;
+	if ((c->prot & PROT_WRITE) && c->shared)
+		need |= CAP_MMAP_W;
+	if (c->prot & PROT_EXEC)
+		need |= CAP_MMAP_X;
+	return opt_one(c, fds, need);
+}
+
+/*
+ * ioctl: CAP_IOCTL; whether the command is in the descriptor's list is
+ * the hook's to check (it holds the list), FIOCLEX/FIONCLEX need nothing.
+ */
+static __always_inline struct opt_need
+opt_rule_ioctl_list(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	unsigned int cmd = opt_cmd(c, nr);
+
+	return opt_one(c, fds, cmd == FIOCLEX || cmd == FIONCLEX ? 0 : rights);
+}
+
+/* fcntl(fd, cmd, arg): Linux's commands to FreeBSD's rights. */
+static __always_inline struct opt_need
+opt_rule_fcntl_cmd(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	struct opt_need n = opt_one(c, fds, rights);
+
+	switch (opt_cmd(c, nr)) {
+	case F_DUPFD:
+	case F_GETFD:
+	case F_SETFD:
+	case F_DUPFD_CLOEXEC:
+		n.need = 0;
+		break;
+	case F_GETFL:
+		n.fcntls = CAP_FCNTL_GETFL;
+		break;
+	case F_SETFL:
+		n.fcntls = CAP_FCNTL_SETFL;
+		break;
+	case F_GETOWN:
+	case F_GETOWN_EX:
+		n.fcntls = CAP_FCNTL_GETOWN;
+		break;
+	case F_SETOWN:
+	case F_SETOWN_EX:
+		n.fcntls = CAP_FCNTL_SETOWN;
+		break;
+	/*
+	 * Locks, and leases since a lease is a lock on the file, need
+	 * CAP_FLOCK, not CAP_FCNTL. The seals as the 2014 series mapped
+	 * them: reading them is a stat of the file, adding one changes what
+	 * may be done to it, like a mode.
+	 */
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+	case F_OFD_GETLK:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
+	case F_SETLEASE:
+	case F_GETLEASE:
+		n.need = CAP_FLOCK;
+		break;
+	case F_GET_SEALS:
+		n.need = CAP_FSTAT;
+		break;
+	case F_ADD_SEALS:
+		n.need = CAP_FCHMOD;
+		break;
+	default:
+		/* Other Linux-only commands (pipe size, ...): CAP_FCNTL. */
+		break;
+	}
+	return n;
 }
 
 /* The file fd names, if it is what the hook's lookup reached; else NULL. */

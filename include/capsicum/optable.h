@@ -12,12 +12,14 @@
  * bpf/syscalls.bpf.h: the CAPSICUM_OPS_RW rows a stock hook enforces),
  * lookups through a dirfd (at_need_of in bpf/syscalls_at.bpf.h: the
  * CAPSICUM_OPS_AT rows a stock hook enforces, for the path, attribute
- * and exec hooks) and what the patched kernel's fget hook checks
- * (fget_need_of in bpf/fget.bpf.h: every row whose patched verdict is
- * better than its stock one), with each rule a function of
- * bpf/optable.bpf.h, and takes its NR_ numbers from it.
- * bpf/hooks_file.bpf.h, hooks_sock.bpf.h and hooks_task.bpf.h still
- * restate the other rows (issue 24).
+ * and exec hooks), mappings and control (mmap_need_of and ioctl_, fcntl_ and lock_need_of in
+ * bpf/hooks_file.bpf.h: the CAPSICUM_OPS_MMAP and CAPSICUM_OPS_CTL rows)
+ * and what the patched kernel's fget hook checks (fget_need_of in
+ * bpf/fget.bpf.h: every row whose patched verdict is better than its
+ * stock one), with each rule a function of bpf/optable.bpf.h, and takes
+ * its NR_ numbers from it. The attribute, socket and task hooks
+ * (CAPSICUM_OPS_FILE, _SOCK, _PROC) still restate their rows' rights
+ * (issue 24).
  *
  * Includable from BPF C and from userspace, like abi.h.
  */
@@ -200,20 +202,29 @@ enum opt_rule {
 	X(lseek, 8, 19, OPT_ARG(0), CAP_SEEK, lseek_whence, OPT_NO,            \
 	  OPT_WHY_LSEEK, OPT_YES, "")
 
-/* Attributes, mappings, control: bpf/hooks_file.bpf.h. */
-#define CAPSICUM_OPS_FILE(X)                                                   \
-	X(fstat, 5, 108, OPT_ARG(0), CAP_FSTAT, none, OPT_PART, OPT_WHY_FSTAT, \
-	  OPT_PART, OPT_WHY_FSTAT)                                             \
+/* Mappings: bpf/hooks_file.bpf.h (mmap_need_of, for mmap_file and mprotect). */
+#define CAPSICUM_OPS_MMAP(X)                                                   \
 	X(mmap, 9, 90, OPT_ARG(4), CAP_MMAP, mmap_prot, OPT_YES, "", OPT_YES,  \
 	  "")                                                                  \
 	X(mprotect, 10, 125, OPT_NOFD, CAP_MMAP, mmap_prot, OPT_YES, "",       \
-	  OPT_YES, "")                                                         \
+	  OPT_YES, "")
+
+/*
+ * Control: bpf/hooks_file.bpf.h (ctl_need_of, for file_ioctl, file_fcntl
+ * and file_lock: fcntl's leases pass file_lock too).
+ */
+#define CAPSICUM_OPS_CTL(X)                                                    \
 	X(ioctl, 16, 54, OPT_ARG(0), CAP_IOCTL, ioctl_list, OPT_YES, "",       \
 	  OPT_YES, "")                                                         \
 	X(fcntl, 72, 55, OPT_ARG(0), CAP_FCNTL, fcntl_cmd, OPT_YES, "",        \
 	  OPT_YES, "")                                                         \
 	X(flock, 73, 143, OPT_ARG(0), CAP_FLOCK, none, OPT_YES, "", OPT_YES,   \
-	  "")                                                                  \
+	  "")
+
+/* Attributes: bpf/hooks_file.bpf.h. */
+#define CAPSICUM_OPS_FILE(X)                                                   \
+	X(fstat, 5, 108, OPT_ARG(0), CAP_FSTAT, none, OPT_PART, OPT_WHY_FSTAT, \
+	  OPT_PART, OPT_WHY_FSTAT)                                             \
 	X(ftruncate, 77, 93, OPT_ARG(0), CAP_FTRUNCATE, none, OPT_YES, "",     \
 	  OPT_YES, "")                                                         \
 	X(fchmod, 91, 94, OPT_ARG(0), CAP_FCHMOD, none, OPT_YES, "", OPT_YES,  \
@@ -369,11 +380,15 @@ enum opt_rule {
 /*
  * Every row. The sections above are the families the BPF side expands
  * apart: CAPSICUM_OPS_RW is what the file_permission hook decides
- * (bpf/syscalls.bpf.h, rw_need_of).
+ * (bpf/syscalls.bpf.h, rw_need_of), CAPSICUM_OPS_MMAP and
+ * CAPSICUM_OPS_CTL what the mapping and control hooks do
+ * (bpf/hooks_file.bpf.h), CAPSICUM_OPS_AT the *at() hooks'.
  */
 /* clang-format off */
 #define CAPSICUM_OPS(X)                                                        \
 	CAPSICUM_OPS_RW(X)                                                     \
+	CAPSICUM_OPS_MMAP(X)                                                   \
+	CAPSICUM_OPS_CTL(X)                                                    \
 	CAPSICUM_OPS_FILE(X)                                                   \
 	CAPSICUM_OPS_SOCK(X)                                                   \
 	CAPSICUM_OPS_AT(X)                                                     \
