@@ -297,19 +297,28 @@ int BPF_PROG(capsicum_file_lock, struct file *file, unsigned int cmd)
 }
 
 /*
- * The descriptor whose file a path- or dentry-based hook is acting on:
- * argument 0 of the current syscall if it names a file with this dentry.
+ * The descriptor and rights of an attribute call, as the table's
+ * attribute rows say; no rights for any other call. The hooks below see
+ * a dentry or a path, not a descriptor: the row names it.
  */
-static __always_inline struct file *fd_with_dentry(struct dentry *dentry,
-						   int *fdp)
+static __always_inline struct opt_need attr_need_of(const struct pt_regs *regs,
+						    long nr)
 {
-	int fd = (int)syscall_arg(0);
-	struct file *f = fd_file(fd);
+	struct opt_call c = { .regs = regs, .fd = -1 };
 
-	if (!f || BPF_CORE_READ(f, f_path.dentry) != dentry)
-		return NULL;
-	*fdp = fd;
-	return f;
+	switch (nr) {
+		CAPSICUM_OPS_FILE(OPT_STOCK_CASE)
+	}
+	return (struct opt_need){ .fd = -1 };
+}
+
+/* require() of a right of either word: a row's rights are all of one. */
+static __always_inline int require_row(struct capsicum_proc *p, struct file *f,
+				       int fd, __u64 need, __u32 hook)
+{
+	if (OPT_IDX(need))
+		return require(p, f, fd, 0, need, hook);
+	return require(p, f, fd, need, 0, hook);
 }
 
 /* The file descriptor fd names, if it is the one at `path`; else NULL. */
@@ -323,14 +332,14 @@ static __noinline int inode_getattr_check(const struct path *path)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	long nr = call_of(task, regs);
+	struct opt_need n = attr_need_of(regs, NR_fstat);
 	struct capsicum_proc *p;
 	struct file *f = NULL;
-	int fd = (int)regs->di;
 
 	/* fstat: the file's low may allow it before the table is found. */
 	if (nr == NR_fstat) {
-		f = fd_at_path(fd, path);
-		if (!f || file_allows_all(f, CAP_FSTAT, 0))
+		f = fd_at_path(n.fd, path);
+		if (!f || file_allows_all(f, n.need, 0))
 			return 0;
 	}
 	p = current_proc();
@@ -340,7 +349,7 @@ static __noinline int inode_getattr_check(const struct path *path)
 	if (nr != NR_fstat)
 		return stat_at_check(p, nr, path);
 	/* fstat: the low was tried above. */
-	return require_exact(p, f, fd, CAP_FSTAT, 0,
+	return require_exact(p, f, n.fd, n.need, 0,
 			     CAPSICUM_HOOK_INODE_GETATTR);
 }
 
@@ -401,15 +410,30 @@ static __always_inline int setattr_unknown(struct capsicum_proc *p,
 	return require(p, f, -1, need, 0, CAPSICUM_HOOK_INODE_SETATTR);
 }
 
+/*
+ * A hook that sees a dentry: the call's row names the descriptor, whose
+ * file must have that dentry, and the right it needs.
+ */
+static __always_inline int fd_dentry_check(struct capsicum_proc *p, long nr,
+					   struct dentry *dentry, __u32 hook)
+{
+	struct opt_need n = attr_need_of(current_regs(), nr);
+	struct file *f;
+
+	if (!n.need)
+		return 0;
+	f = fd_file(n.fd);
+	if (!f || BPF_CORE_READ(f, f_path.dentry) != dentry)
+		return 0;
+	return require_row(p, f, n.fd, n.need, hook);
+}
+
 SEC("lsm/inode_setattr")
 int BPF_PROG(capsicum_inode_setattr)
 {
 	struct capsicum_proc *p = current_proc();
 	struct dentry *dentry;
-	struct file *f;
-	__u64 need;
 	long nr;
-	int fd;
 
 	if (!p)
 		return 0;
@@ -422,15 +446,6 @@ int BPF_PROG(capsicum_inode_setattr)
 	nr = current_call();
 	dentry = (struct dentry *)(setattr_has_idmap ? arg1 : arg0);
 	switch (nr) {
-	case NR_fchmod:
-		need = CAP_FCHMOD;
-		break;
-	case NR_fchown:
-		need = CAP_FCHOWN;
-		break;
-	case NR_ftruncate:
-		need = CAP_FTRUNCATE;
-		break;
 	case NR_utimensat:
 	case NR_futimesat:
 		/* futimens(fd, t) is utimensat(fd, NULL, t, 0): its row. */
@@ -441,27 +456,19 @@ int BPF_PROG(capsicum_inode_setattr)
 		return setattr_unknown(
 			p, (const struct iattr *)(setattr_has_idmap ? arg2
 								    : arg1));
-	default:
-		/* Other syscalls' own changes: a write clearing set-id bits. */
-		return 0;
 	}
-	f = fd_with_dentry(dentry, &fd);
-	if (!f)
-		return 0;
-	return require(p, f, fd, need, 0, CAPSICUM_HOOK_INODE_SETATTR);
+	/*
+	 * fchmod, fchown, ftruncate: their rows. Other syscalls' own changes
+	 * (a write clearing set-id bits) have none and need nothing more.
+	 */
+	return fd_dentry_check(p, nr, dentry, CAPSICUM_HOOK_INODE_SETATTR);
 }
 
-/*
- * Hooks that see a dentry, for the fd-taking syscall want_nr: the right
- * is required of the descriptor (argument 0) whose file has that dentry.
- */
-static __always_inline int fd_dentry_check(struct dentry *dentry, long want_nr,
-					   __u64 need0, __u64 need1, __u32 hook)
+/* As fd_dentry_check, where a call of unknown origin is refused. */
+static __always_inline int dentry_check(struct dentry *dentry, __u32 hook)
 {
 	struct capsicum_proc *p = current_proc();
-	struct file *f;
 	long nr;
-	int fd;
 
 	if (!p)
 		return 0;
@@ -469,49 +476,37 @@ static __always_inline int fd_dentry_check(struct dentry *dentry, long want_nr,
 	/* No descriptor to be found: fgetxattr from io_uring or i386. */
 	if (nr == NR_UNKNOWN)
 		return unknown_refuse(p, hook);
-	if (nr != want_nr)
-		return 0;
-	f = fd_with_dentry(dentry, &fd);
-	if (!f)
-		return 0;
-	return require(p, f, fd, need0, need1, hook);
-}
-
-static __always_inline int xattr_check(struct dentry *dentry, long want_nr,
-				       __u64 need1)
-{
-	return fd_dentry_check(dentry, want_nr, 0, need1, CAPSICUM_HOOK_XATTR);
+	return fd_dentry_check(p, nr, dentry, hook);
 }
 
 SEC("lsm/inode_getxattr")
 int BPF_PROG(capsicum_inode_getxattr, struct dentry *dentry, const char *name)
 {
-	return xattr_check(dentry, NR_fgetxattr, CAP_EXTATTR_GET);
+	return dentry_check(dentry, CAPSICUM_HOOK_XATTR);
 }
 
 SEC("lsm/inode_listxattr")
 int BPF_PROG(capsicum_inode_listxattr, struct dentry *dentry)
 {
-	return xattr_check(dentry, NR_flistxattr, CAP_EXTATTR_LIST);
+	return dentry_check(dentry, CAPSICUM_HOOK_XATTR);
 }
 
 SEC("lsm/inode_setxattr")
 int BPF_PROG(capsicum_inode_setxattr, void *idmap, struct dentry *dentry)
 {
-	return xattr_check(dentry, NR_fsetxattr, CAP_EXTATTR_SET);
+	return dentry_check(dentry, CAPSICUM_HOOK_XATTR);
 }
 
 SEC("lsm/inode_removexattr")
 int BPF_PROG(capsicum_inode_removexattr, void *idmap, struct dentry *dentry)
 {
-	return xattr_check(dentry, NR_fremovexattr, CAP_EXTATTR_DELETE);
+	return dentry_check(dentry, CAPSICUM_HOOK_XATTR);
 }
 
 SEC("lsm/sb_statfs")
 int BPF_PROG(capsicum_sb_statfs, struct dentry *dentry)
 {
-	return fd_dentry_check(dentry, NR_fstatfs, CAP_FSTATFS, 0,
-			       CAPSICUM_HOOK_SB_STATFS);
+	return dentry_check(dentry, CAPSICUM_HOOK_SB_STATFS);
 }
 
 SEC("lsm/path_notify")
@@ -519,23 +514,26 @@ int BPF_PROG(capsicum_path_notify, const struct path *path, __u64 mask,
 	     unsigned int obj_type)
 {
 	struct capsicum_proc *p = current_proc();
+	struct opt_need n;
 	struct file *f;
 	long nr;
-	int fd;
 
 	if (!p)
 		return 0;
 	nr = current_call();
 	if (nr == NR_UNKNOWN)
 		return unknown_refuse(p, CAPSICUM_HOOK_PATH_NOTIFY);
-	if (nr != NR_inotify_add_watch)
+	/*
+	 * inotify_add_watch's row: the right belongs to the inotify
+	 * descriptor, not to the watched path.
+	 */
+	n = attr_need_of(current_regs(), nr);
+	if (!n.need)
 		return 0;
-	/* The right belongs to the inotify descriptor, not the watched path. */
-	fd = (int)syscall_arg(0);
-	f = fd_file(fd);
+	f = fd_file(n.fd);
 	if (!f)
 		return 0;
-	return require(p, f, fd, 0, CAP_INOTIFY_ADD, CAPSICUM_HOOK_PATH_NOTIFY);
+	return require_row(p, f, n.fd, n.need, CAPSICUM_HOOK_PATH_NOTIFY);
 }
 
 #endif

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Socket hooks. Every socket syscall takes the socket's descriptor as its
- * first argument, so that is the candidate fd; read(2)/write(2) on a socket
- * arrive here too (sock_read_iter), also with the fd first.
+ * Socket hooks. The table's socket rows say which descriptor and which
+ * rights each socket syscall needs (sock_need_of); read(2), write(2) and
+ * the other calls that reach a socket hook (sock_read_iter, splice)
+ * offer their first argument, which counts only if it is the socket's
+ * own descriptor.
  */
 #ifndef CAPSICUM_HOOKS_SOCK_BPF_H
 #define CAPSICUM_HOOKS_SOCK_BPF_H
@@ -151,8 +153,6 @@ static __always_inline void drop_stale_entries(struct capsicum_proc *p,
 		 0);
 }
 
-#define NR_recvmmsg 299
-
 /*
  * A file arriving with no in-flight record. Over SCM_RIGHTS that means
  * its sender held it unrestricted. Any other way (pidfd_getfd, io_uring's
@@ -209,38 +209,61 @@ int BPF_PROG(capsicum_file_receive, struct file *file)
 }
 
 /*
- * The socket's descriptor needs `need`. `global`: the call names an
+ * The descriptor and rights of a socket call, as the table's socket rows
+ * say; named: the message names a destination. Another call that reaches
+ * a socket hook offers its first argument (state.bpf.h keeps it only if
+ * the fd table maps it to the socket) with the right of the hook's own
+ * operation (as); one of unknown origin offers none: the file's floor.
+ */
+static __always_inline struct opt_need sock_need_of(__u64 as, bool named)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct opt_call c = { .regs = regs, .fd = -1, .named = named };
+	long nr = call_of(task, regs);
+
+	switch (nr) {
+		CAPSICUM_OPS_SOCK(OPT_STOCK_CASE)
+	}
+	return (struct opt_need){
+		.fd = nr == NR_UNKNOWN ? -1 : (int)regs->di,
+		.need = opt_rule_msg_dest(&c, -1, OPT_NOFD, as).need
+	};
+}
+
+/*
+ * The socket's descriptor needs n.need. `global`: the call names an
  * address (bind, connect, a destination), which capability mode forbids;
  * otherwise the file's low may allow before the table is looked up.
  * `low_tried`: the caller found already that the low does not allow it.
  */
 static __always_inline int sock_check_of(struct capsicum_proc *p,
-					 struct socket *sock, __u64 need,
-					 bool global, bool low_tried)
+					 struct socket *sock,
+					 const struct opt_need *n, bool global,
+					 bool low_tried)
 {
 	struct file *file;
 
 	if (!p)
 		return 0;
 	if (global && in_capmode(p))
-		return capmode_refuse(CAPSICUM_HOOK_SOCKET,
-				      (int)syscall_arg(0));
+		return capmode_refuse(CAPSICUM_HOOK_SOCKET, n->fd);
 	file = sock->file;
 	if (!file)
 		return 0;
-	if (!low_tried && file_allows_all(file, need, 0))
+	if (!low_tried && file_allows_all(file, n->need, 0))
 		return 0;
-	return require_exact(p, file, (int)syscall_arg(0), need, 0,
-			     CAPSICUM_HOOK_SOCKET);
+	return require_exact(p, file, n->fd, n->need, 0, CAPSICUM_HOOK_SOCKET);
 }
 
-static __noinline int sock_check(struct socket *sock, __u64 need, bool global)
+static __noinline int sock_check(struct socket *sock, __u64 as, bool global)
 {
+	struct opt_need n = sock_need_of(as, false);
 	struct file *file = sock->file;
 
-	if (!global && (!file || file_allows_all(file, need, 0)))
+	if (!global && (!file || file_allows_all(file, n.need, 0)))
 		return 0;
-	return sock_check_of(current_proc(), sock, need, global, !global);
+	return sock_check_of(current_proc(), sock, &n, global, !global);
 }
 
 #define sock_require(sock, need) GATED(sock_check, sock, need, false)
@@ -291,7 +314,7 @@ int BPF_PROG(capsicum_socket_accept, struct socket *sock,
 	p = current_proc();
 	if (err || !p || !table_limited(p) || !sock->file)
 		return err;
-	held_rights(p, sock->file, (int)syscall_arg(0), &a.held);
+	held_rights(p, sock->file, sock_need_of(CAP_ACCEPT, false).fd, &a.held);
 	if (!a.held.limited)
 		return 0;
 	tid = (__u32)bpf_get_current_pid_tgid();
@@ -301,18 +324,17 @@ int BPF_PROG(capsicum_socket_accept, struct socket *sock,
 
 static __noinline int sendmsg_check(struct socket *sock, struct msghdr *msg)
 {
-	/* As on FreeBSD, naming a destination also needs CAP_CONNECT. */
 	bool named = msg->msg_name;
-	__u64 need = named ? CAP_SEND | CAP_CONNECT : CAP_SEND;
+	struct opt_need n = sock_need_of(CAP_SEND, named);
 	bool plain = !named && !msg->msg_controllen;
 	struct capsicum_proc *p;
 	int err;
 
 	/* Nothing to record and nothing capability mode refuses: low may do. */
-	if (plain && (!sock->file || file_allows_all(sock->file, need, 0)))
+	if (plain && (!sock->file || file_allows_all(sock->file, n.need, 0)))
 		return 0;
 	p = current_proc();
-	err = sock_check_of(p, sock, need, named, plain);
+	err = sock_check_of(p, sock, &n, named, plain);
 	if (err)
 		return err;
 	return p ? scm_note_rights(p, msg) : 0;

@@ -82,7 +82,8 @@ enum {
  * mapping hooks know the protection the kernel settled on (prot, after
  * READ_IMPLIES_EXEC) and whether the mapping is shared; the control
  * hooks their command (cmd), which a rule uses only without a row
- * (opt_cmd).
+ * (opt_cmd); the socket hooks whether a message names a destination
+ * (named).
  */
 struct opt_call {
 	const struct pt_regs *regs;
@@ -96,6 +97,7 @@ struct opt_call {
 	bool fget;
 	bool target;
 	bool shared;
+	bool named;
 };
 
 /*
@@ -259,6 +261,13 @@ opt_rule_fcntl_cmd(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 		break;
 	}
 	return n;
+}
+
+/* sendto/sendmsg/sendmmsg: as on FreeBSD, a destination needs CAP_CONNECT. */
+static __always_inline struct opt_need
+opt_rule_msg_dest(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	return opt_one(c, fds, rights | (c->named ? CAP_CONNECT : 0));
 }
 
 /* The file fd names, if it is what the hook's lookup reached; else NULL. */

@@ -464,6 +464,21 @@ static int op_recv(int fd)
 
 	return recv(fd, &c, 1, MSG_DONTWAIT) == 1 ? 0 : -1;
 }
+static int op_sendmmsg(int fd)
+{
+	struct iovec v = { "x", 1 };
+	struct mmsghdr m = { .msg_hdr = { .msg_iov = &v, .msg_iovlen = 1 } };
+
+	return sendmmsg(fd, &m, 1, 0) == 1 ? 0 : -1;
+}
+static int op_recvmmsg(int fd)
+{
+	char c;
+	struct iovec v = { &c, 1 };
+	struct mmsghdr m = { .msg_hdr = { .msg_iov = &v, .msg_iovlen = 1 } };
+
+	return recvmmsg(fd, &m, 1, MSG_DONTWAIT, NULL) == 1 ? 0 : -1;
+}
 static int op_getsockname(int fd)
 {
 	struct sockaddr_storage a;
@@ -817,6 +832,8 @@ static const struct right_case cases[] = {
 	{ "fstatfs", CAP_FSTATFS, FILE_RW, op_fstatfs },
 	{ "send", CAP_SEND, SOCKPAIR, op_send },
 	{ "recv", CAP_RECV, SOCKPAIR, op_recv },
+	{ "sendmmsg", CAP_SEND, SOCKPAIR, op_sendmmsg },
+	{ "recvmmsg", CAP_RECV, SOCKPAIR, op_recvmmsg },
 	{ "getsockname", CAP_GETSOCKNAME, SOCKPAIR, op_getsockname },
 	{ "getpeername", CAP_GETPEERNAME, SOCKPAIR, op_getpeername },
 	{ "getsockopt", CAP_GETSOCKOPT, SOCKPAIR, op_getsockopt },

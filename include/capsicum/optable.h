@@ -12,14 +12,15 @@
  * bpf/syscalls.bpf.h: the CAPSICUM_OPS_RW rows a stock hook enforces),
  * lookups through a dirfd (at_need_of in bpf/syscalls_at.bpf.h: the
  * CAPSICUM_OPS_AT rows a stock hook enforces, for the path, attribute
- * and exec hooks), mappings and control (mmap_need_of and ioctl_, fcntl_ and lock_need_of in
- * bpf/hooks_file.bpf.h: the CAPSICUM_OPS_MMAP and CAPSICUM_OPS_CTL rows)
- * and what the patched kernel's fget hook checks (fget_need_of in
- * bpf/fget.bpf.h: every row whose patched verdict is better than its
- * stock one), with each rule a function of bpf/optable.bpf.h, and takes
- * its NR_ numbers from it. The attribute, socket and task hooks
- * (CAPSICUM_OPS_FILE, _SOCK, _PROC) still restate their rows' rights
- * (issue 24).
+ * and exec hooks), mappings, control and attributes (mmap_need_of,
+ * ioctl_, fcntl_, lock_ and attr_need_of in bpf/hooks_file.bpf.h: the
+ * CAPSICUM_OPS_MMAP, _CTL and _FILE rows) and what the patched kernel's
+ * fget hook checks (fget_need_of in bpf/fget.bpf.h: every row whose
+ * patched verdict is better than its stock one), with each rule a
+ * function of bpf/optable.bpf.h, and takes its NR_ numbers from it, as
+ * do the socket hooks (sock_need_of in bpf/hooks_sock.bpf.h: the
+ * CAPSICUM_OPS_SOCK rows). The task hooks (CAPSICUM_OPS_PROC) still
+ * restate their rows' rights (issue 24).
  *
  * Includable from BPF C and from userspace, like abi.h.
  */
@@ -221,7 +222,11 @@ enum opt_rule {
 	X(flock, 73, 143, OPT_ARG(0), CAP_FLOCK, none, OPT_YES, "", OPT_YES,   \
 	  "")
 
-/* Attributes: bpf/hooks_file.bpf.h. */
+/*
+ * Attributes: bpf/hooks_file.bpf.h (attr_need_of, for the hooks that see
+ * the descriptor's dentry or path: inode_getattr, inode_setattr, the
+ * xattr hooks, sb_statfs, path_notify).
+ */
 #define CAPSICUM_OPS_FILE(X)                                                   \
 	X(fstat, 5, 108, OPT_ARG(0), CAP_FSTAT, none, OPT_PART, OPT_WHY_FSTAT, \
 	  OPT_PART, OPT_WHY_FSTAT)                                             \
@@ -244,14 +249,21 @@ enum opt_rule {
 	X(inotify_add_watch, 254, 292, OPT_ARG(0), CAP_INOTIFY_ADD, none,      \
 	  OPT_YES, "", OPT_YES, "")
 
-/* Sockets: bpf/hooks_sock.bpf.h. */
+/*
+ * Sockets: bpf/hooks_sock.bpf.h (sock_need_of, for every socket hook;
+ * read, write and splice reach them too, as their own rows' calls).
+ */
 #define CAPSICUM_OPS_SOCK(X)                                                   \
 	X(sendto, 44, 369, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",        \
 	  OPT_YES, "")                                                         \
 	X(sendmsg, 46, 370, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",       \
 	  OPT_YES, "")                                                         \
+	X(sendmmsg, 307, 345, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",     \
+	  OPT_YES, "")                                                         \
 	X(recvfrom, 45, 371, OPT_ARG(0), CAP_RECV, none, OPT_YES, "", OPT_YES, \
 	  "")                                                                  \
+	X(recvmmsg, 299, 337, OPT_ARG(0), CAP_RECV, none, OPT_YES, "",         \
+	  OPT_YES, "")                                                         \
 	X(recvmsg, 47, 372, OPT_ARG(0), CAP_RECV, none, OPT_YES, "", OPT_YES,  \
 	  "")                                                                  \
 	X(getsockname, 51, 367, OPT_ARG(0), CAP_GETSOCKNAME, none, OPT_YES,    \
