@@ -10,8 +10,6 @@
 #include "state.bpf.h"
 #include <capsicum/pins.h>
 
-#define F_GETFD 1
-
 static __always_inline int status_ok(void)
 {
 	return -CAPSICUM_STATUS_OK;
@@ -330,8 +328,6 @@ static __always_inline int op_limit_ioctls(struct file *file, int fd,
 extern const void pidfd_fops __ksym __weak;	       /* 6.1 */
 extern const void pidfs_file_operations __ksym __weak; /* 6.9+ */
 
-#define PID_MAX_LEVELS 32
-
 /* The struct pid a pidfd refers to, NULL for other files. */
 static __always_inline struct pid *pidfd_pid_of(struct file *file)
 {
@@ -633,9 +629,6 @@ static __always_inline bool fd_request(struct file *file, unsigned int cmd,
 	}
 	return true;
 }
-
-/* The patched kernel's per-task flag (kernel/ 0002, PFA_FGET_CHECK). */
-#define PFA_FGET_CHECK 8
 
 /*
  * CAPSICUM_OP_SELF: what holds for the calling process. The flag bit

@@ -18,10 +18,7 @@
 #include "control.bpf.h"
 #include "syscalls_at.bpf.h"
 
-#define PIDFS_MAGIC   0x50494446
-#define MAY_EXEC      0x1
-#define MAY_NOT_BLOCK 0x80
-#define S_IFDIR	      0040000
+#define S_IFDIR 0040000
 
 static __always_inline int deny(__u32 error, int fd, __u64 need,
 				const struct held *h)
@@ -321,9 +318,6 @@ int BPF_PROG(capsicum_file_open, struct file *file)
 {
 	return GATED(file_open_check, file);
 }
-
-#define S_IFCHR 0020000
-#define S_IFBLK 0060000
 
 /* Creating a name: mknodat, and openat(O_CREAT) before the file exists. */
 SEC("lsm/path_mknod")

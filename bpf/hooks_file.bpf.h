@@ -12,10 +12,6 @@
 #include "sigio.bpf.h"
 #include "syscalls.bpf.h"
 
-#define MAP_TYPE    0x0f
-#define MAP_PRIVATE 0x02
-#define VM_SHARED   0x08
-
 /* Set by the loader: inode_setattr gained an idmap argument in 6.3. */
 const volatile bool setattr_has_idmap;
 
@@ -358,16 +354,6 @@ int BPF_PROG(capsicum_inode_getattr, const struct path *path)
 {
 	return GATED(inode_getattr_check, path);
 }
-
-#define ATTR_MODE      (1 << 0)
-#define ATTR_UID       (1 << 1)
-#define ATTR_GID       (1 << 2)
-#define ATTR_SIZE      (1 << 3)
-#define ATTR_ATIME     (1 << 4)
-#define ATTR_MTIME     (1 << 5)
-#define ATTR_KILL_SUID (1 << 11)
-#define ATTR_KILL_SGID (1 << 12)
-#define ATTR_FILE      (1 << 13)
 
 /*
  * The rights a change of attributes needs, from what it changes: for a

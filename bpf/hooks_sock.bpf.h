@@ -12,10 +12,7 @@
 #include "control.bpf.h"
 #include "optable.bpf.h"
 
-#define SOL_SOCKET 1
-#define SCM_RIGHTS 1
-#define SCM_MAX_FD 253
-#define MAX_CMSGS  8
+#define MAX_CMSGS 8
 
 /* Rights of descriptors in flight over SCM_RIGHTS, by struct file. */
 struct {

@@ -13,8 +13,6 @@
 #include "syscalls_at.bpf.h"
 #include <capsicum/pins.h>
 
-#define SI_QUEUE (-1)
-
 /*
  * capsicumd's kill of a doomed pdfork child (struct capsicum_pd_kill)
  * goes only to that child: checked here, on the task the signal is about

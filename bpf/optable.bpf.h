@@ -20,50 +20,6 @@ enum {
 #undef OPT_NR_ENUM
 };
 
-#define MAY_WRITE 0x2
-#define MAY_READ  0x4
-
-#define SEEK_CUR      1
-#define EPOLL_CTL_DEL 2
-
-#define AT_EMPTY_PATH	0x1000
-#define O_ACCMODE	00000003
-#define O_WRONLY	00000001
-#define O_RDWR		00000002
-#define O_CREAT		00000100
-#define O_TRUNC		00001000
-#define O_APPEND	00002000
-#define O_DSYNC		00010000
-#define O_PATH		010000000
-#define __O_TMPFILE	020000000
-#define PROT_READ	0x1
-#define PROT_WRITE	0x2
-#define PROT_EXEC	0x4
-#define FIONCLEX	0x5450
-#define FIOCLEX		0x5451
-#define F_DUPFD		0
-#define F_GETFD		1
-#define F_SETFD		2
-#define F_GETFL		3
-#define F_SETFL		4
-#define F_GETLK		5
-#define F_SETLK		6
-#define F_SETLKW	7
-#define F_SETOWN	8
-#define F_GETOWN	9
-#define F_SETOWN_EX	15
-#define F_GETOWN_EX	16
-#define F_OFD_GETLK	36
-#define F_OFD_SETLK	37
-#define F_OFD_SETLKW	38
-#define F_SETLEASE	1024
-#define F_GETLEASE	1025
-#define F_DUPFD_CLOEXEC 1030
-#define F_ADD_SEALS	1033
-#define F_GET_SEALS	1034
-#define S_IFMT		00170000
-#define S_IFIFO		0010000
-
 /* A right without its rights-word index bits, to take it out of rights. */
 #define OPT_BITS(right) ((right) & ((1ULL << 57) - 1))
 /* Which of struct fget_need's words a row's rights (one word) are in. */

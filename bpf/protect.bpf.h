@@ -22,16 +22,6 @@
 #include "state.bpf.h"
 #include <capsicum/pins.h>
 
-#define EPERM	    1
-
-/* mount(2) flags: a move, and those that change a mount in place. */
-#define MS_REMOUNT    32
-#define MS_MOVE	      8192
-#define MS_UNBINDABLE (1 << 17)
-#define MS_PRIVATE    (1 << 18)
-#define MS_SLAVE      (1 << 19)
-#define MS_SHARED     (1 << 20)
-
 /* Directories from the pin directory up to / (five for the default). */
 #define PROTECT_PATH_MAX 8
 

@@ -21,17 +21,6 @@
 
 #include "state.bpf.h"
 
-#define O_ASYNC	    020000 /* FASYNC in f_flags */
-#define F_SETOWN    8
-#define F_SETSIG    10
-#define F_SETOWN_EX 15
-#define F_SETLEASE  1024
-#define F_NOTIFY    1026
-#define F_UNLCK	    2
-#define FIOASYNC    0x5452
-#define FIOSETOWN   0x8901
-#define SIOCSPGRP   0x8902
-
 /*
  * The owner lives in struct file on 6.1; from 6.12 (6.11) file->f_owner
  * points to it, allocated on the first F_SETOWN or fasync (NULL before).
@@ -159,10 +148,6 @@ static __always_inline int capmode_ioctl_check(struct file *file,
 /* Per-CPU preempt count: in pcpu_hot from 6.2 to 6.14, alone before. */
 extern const struct pcpu_hot pcpu_hot __ksym __weak;
 extern const int __preempt_count __ksym __weak;
-
-#define HARDIRQ_MASK   0x000f0000
-#define NMI_MASK       0x00f00000
-#define SOFTIRQ_OFFSET 0x00000100
 
 /* Serving an interrupt or softirq: current is not who caused this. */
 static __always_inline bool in_interrupt_context(void)

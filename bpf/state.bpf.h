@@ -7,29 +7,12 @@
 #ifndef CAPSICUM_STATE_BPF_H
 #define CAPSICUM_STATE_BPF_H
 
+#include "uapi.bpf.h"
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <capsicum/abi.h>
-
-/* struct file's f_mode */
-#define FMODE_READ  0x1
-#define FMODE_WRITE 0x2
-
-/* vmlinux.h has no macros; these are the kernel's errno values. */
-#define EPERM	   1
-#define ENOENT	   2
-#define ESRCH	   3
-#define EBADF	   9
-#define EBUSY	   16
-#define ENOMEM	   12
-#define EFAULT	   14
-#define EINVAL	   22
-#define ERANGE	   34
-#define EPROTO	   71
-#define EOPNOTSUPP 95
-#define EDQUOT	   122
 
 /*
  * Default capacity of the tables, shared by every process (doc/design.md);
@@ -235,8 +218,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct pd_proc);
 } pd_procs SEC(".maps");
-
-#define SIGKILL 9
 
 /*
  * A pdfork child whose descriptor is gone dies at the first hook it
@@ -780,11 +761,6 @@ static __always_inline long current_syscall(void)
 	return current_regs()->orig_ax;
 }
 
-#define TS_COMPAT	  0x0002
-#define X32_SYSCALL_BIT	  0x40000000
-#define PF_IO_WORKER	  0x00000010
-#define PF_DUMPCORE	  0x00000200
-#define NR_io_uring_enter 426
 /* call_of results that are no syscall number. */
 #define NR_UNKNOWN (-3)
 #define NR_KERNEL  (-4)

@@ -13,8 +13,6 @@
 #include "optable.bpf.h"
 #include "state.bpf.h"
 
-#define AT_FDCWD -100
-
 /*
  * The fd and rights a read or write (file_permission, mask MAY_READ or
  * MAY_WRITE) is made through, as the table's read/write rows say. nr:

@@ -11,32 +11,6 @@
 
 #include "syscalls.bpf.h"
 
-#define NR_open		     2
-#define NR_stat		     4
-#define NR_lstat	     6
-#define NR_clone	     56
-#define NR_execve	     59
-#define NR_kill		     62
-#define NR_rename	     82
-#define NR_mkdir	     83
-#define NR_rmdir	     84
-#define NR_creat	     85
-#define NR_link		     86
-#define NR_unlink	     87
-#define NR_symlink	     88
-#define NR_readlink	     89
-#define NR_chmod	     90
-#define NR_chown	     92
-#define NR_lchown	     94
-#define NR_rt_sigqueueinfo   129
-#define NR_utime	     132
-#define NR_mknod	     133
-#define NR_tkill	     200
-#define NR_tgkill	     234
-#define NR_utimes	     235
-#define NR_rt_tgsigqueueinfo 297
-#define NR_clone3	     435
-
 /*
  * The lookup an *at() call nr makes, as its row in the table says
  * (CAPSICUM_OPS_AT, OPT_STOCK_CASE): the dirfd and the rights it needs

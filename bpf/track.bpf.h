@@ -15,12 +15,9 @@
 #include "hooks_sock.bpf.h"
 #include "syscalls.bpf.h"
 
-#define CLONE_FILES	    0x00000400
-#define CLONE_THREAD	    0x00010000
-#define PF_EXITING	    0x00000004
-#define F_DUPFD		    0
-#define F_DUPFD_CLOEXEC	    1030
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#define CLONE_FILES  0x00000400
+#define CLONE_THREAD 0x00010000
+#define PF_EXITING   0x00000004
 
 /* e, an entry of this table, holds exactly its file's floor. */
 static __always_inline bool is_floor(struct capsicum_proc *p,
@@ -247,8 +244,6 @@ int BPF_PROG(capsicum_accept4_exit, const struct pt_regs *regs, long ret)
 {
 	return accept_exit(regs, ret);
 }
-
-#define FMODE_PATH 0x4000
 
 /* newfd keeps its number and loses every right. */
 static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
