@@ -308,15 +308,6 @@ static __always_inline struct opt_need attr_need_of(const struct pt_regs *regs,
 	return (struct opt_need){ .fd = -1 };
 }
 
-/* require() of a right of either word: a row's rights are all of one. */
-static __always_inline int require_row(struct capsicum_proc *p, struct file *f,
-				       int fd, __u64 need, __u32 hook)
-{
-	if (OPT_IDX(need))
-		return require(p, f, fd, 0, need, hook);
-	return require(p, f, fd, need, 0, hook);
-}
-
 /* The file descriptor fd names, if it is the one at `path`; else NULL. */
 static __always_inline struct file *fd_at_path(int fd, const struct path *path)
 {

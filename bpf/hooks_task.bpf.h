@@ -45,16 +45,32 @@ static __always_inline int pd_kill_check(struct task_struct *target,
 	return -EPERM;
 }
 
+/*
+ * The descriptor and rights of a process-descriptor call a hook sees, as
+ * the table's process rows say (waitid's is libcapsicum's to check: no
+ * hook sees its descriptor); none for any other call.
+ */
+static __always_inline struct opt_need proc_need_of(const struct pt_regs *regs,
+						    long nr)
+{
+	struct opt_call c = { .regs = regs, .fd = -1 };
+
+	switch (nr) {
+		CAPSICUM_OPS_PROC(OPT_STOCK_CASE)
+	}
+	return (struct opt_need){ .fd = -1 };
+}
+
 SEC("lsm/task_kill")
 int BPF_PROG(capsicum_task_kill, struct task_struct *target,
 	     struct kernel_siginfo *info, int sig)
 {
 	struct capsicum_proc *p;
 	struct task_struct *self;
+	struct opt_need n;
 	struct file *f;
-	int fd, err;
-
 	long nr;
+	int err;
 
 	err = pd_kill_check(target, info, sig);
 	if (err)
@@ -66,13 +82,13 @@ int BPF_PROG(capsicum_task_kill, struct task_struct *target,
 	/* An i386 pidfd_send_signal cannot be told from a kill: refused. */
 	if (nr == NR_UNKNOWN && !in_capmode(p))
 		return unknown_refuse(p, CAPSICUM_HOOK_TASK_KILL);
-	if (nr == NR_pidfd_send_signal) {
-		fd = (int)syscall_arg(0);
-		f = fd_file(fd);
+	/* pidfd_send_signal: its row names the descriptor and the right. */
+	n = proc_need_of(current_regs(), nr);
+	if (n.need) {
+		f = fd_file(n.fd);
 		if (!f)
 			return -EBADF;
-		return require(p, f, fd, 0, CAP_PDKILL,
-			       CAPSICUM_HOOK_TASK_KILL);
+		return require_row(p, f, n.fd, n.need, CAPSICUM_HOOK_TASK_KILL);
 	}
 	self = bpf_get_current_task_btf();
 	if (!in_capmode(p) || target->tgid == self->tgid)

@@ -85,6 +85,15 @@ static __always_inline struct opt_need opt_one(const struct opt_call *c,
 	return n;
 }
 
+/* require() of a right of either word: a row's rights are all of one. */
+static __always_inline int require_row(struct capsicum_proc *p, struct file *f,
+				       int fd, __u64 need, __u32 hook)
+{
+	if (OPT_IDX(need))
+		return require(p, f, fd, 0, need, hook);
+	return require(p, f, fd, need, 0, hook);
+}
+
 /*
  * The rules, one function each, named after CAPSICUM_OPT_RULES' names:
  * opt_rule_NAME(call, nr, fds, rights) refines the row's rights from the

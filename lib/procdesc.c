@@ -20,6 +20,8 @@
 #include <sys/capsicum.h>
 #include <sys/procdesc.h>
 
+#include <capsicum/optable.h>
+
 #include "control.h"
 
 #ifndef P_PIDFD
@@ -165,6 +167,18 @@ static int wait_status(const siginfo_t *si)
 	}
 }
 
+/* The rights waitid's row in include/capsicum/optable.h names. */
+static uint64_t waitid_need(void)
+{
+#define WAITID_RIGHTS(name, nr64, nr32, fds, rights, rule, stock, stock_why,   \
+		      patched, patched_why)                                    \
+	if ((nr64) == SYS_waitid)                                              \
+		return (rights);
+	CAPSICUM_OPS_PROC(WAITID_RIGHTS)
+#undef WAITID_RIGHTS
+	return 0;
+}
+
 pid_t pdwait4(int fd, int *status, int options, struct rusage *rusage)
 {
 	struct capsicum_answer a;
@@ -175,14 +189,17 @@ pid_t pdwait4(int fd, int *status, int options, struct rusage *rusage)
 		errno = EINVAL;
 		return -1;
 	}
-	/* No hook sees waitid's descriptor: the right is checked here. */
+	/*
+	 * No hook sees waitid's descriptor: the right its row in the table
+	 * names is checked here.
+	 */
 	if (capsicum_fd_query(
 		    fd, &a, CAPSICUM_QUERY_RIGHTS | CAPSICUM_QUERY_PID) == 0) {
 		if (a.pid == 0) {
 			errno = EBADF;
 			return -1;
 		}
-		if ((a.rights[1] & CAP_PDWAIT) != CAP_PDWAIT) {
+		if ((a.rights[1] & waitid_need()) != waitid_need()) {
 			errno = ENOTCAPABLE;
 			return -1;
 		}

@@ -19,8 +19,9 @@
  * patched verdict is better than its stock one), with each rule a
  * function of bpf/optable.bpf.h, and takes its NR_ numbers from it, as
  * do the socket hooks (sock_need_of in bpf/hooks_sock.bpf.h: the
- * CAPSICUM_OPS_SOCK rows). The task hooks (CAPSICUM_OPS_PROC) still
- * restate their rows' rights (issue 24).
+ * CAPSICUM_OPS_SOCK rows), task_kill (proc_need_of in
+ * bpf/hooks_task.bpf.h) and libcapsicum's pdwait4 (waitid's row, in
+ * lib/procdesc.c).
  *
  * Includable from BPF C and from userspace, like abi.h.
  */
@@ -382,7 +383,10 @@ enum opt_rule {
 	X(inotify_rm_watch, 255, 293, OPT_ARG(0), CAP_INOTIFY_RM, none,        \
 	  OPT_NO, OPT_WHY_FGET_ONLY, OPT_YES, "")
 
-/* Process descriptors: bpf/hooks_task.bpf.h, lib/procdesc.c. */
+/*
+ * Process descriptors: bpf/hooks_task.bpf.h (proc_need_of), lib/procdesc.c
+ * (waitid_need).
+ */
 #define CAPSICUM_OPS_PROC(X)                                                   \
 	X(pidfd_send_signal, 424, 424, OPT_ARG(0), CAP_PDKILL, none, OPT_YES,  \
 	  "", OPT_YES, "")                                                     \
