@@ -623,17 +623,28 @@ static int xfer(enum xfer how, int in, bool in_off, int out, bool out_off)
  * fd, the limited descriptor, is the end the op's name says (_in or _out);
  * the other end is a fresh, unrestricted file or pipe.
  */
+/*
+ * The other file of a transfer row, opened before the row's call and
+ * before cap_enter() (run_case), as a sandboxed program holds its files.
+ */
+static int xfer_peer = -1;
+
+static int peer_file(void)
+{
+	return xfer_peer >= 0 ? xfer_peer : scratch_file();
+}
+
 static int op_sendfile_in(int fd)
 {
-	return xfer(X_SENDFILE, fd, false, scratch_file(), false);
+	return xfer(X_SENDFILE, fd, false, peer_file(), false);
 }
 static int op_sendfile_in_off(int fd)
 {
-	return xfer(X_SENDFILE, fd, true, scratch_file(), false);
+	return xfer(X_SENDFILE, fd, true, peer_file(), false);
 }
 static int op_sendfile_out(int fd)
 {
-	return xfer(X_SENDFILE, at_start(scratch_file()), false, fd, false);
+	return xfer(X_SENDFILE, at_start(peer_file()), false, fd, false);
 }
 static int op_splice_in(int fd)
 {
@@ -653,21 +664,19 @@ static int op_splice_out_off(int fd)
 }
 static int op_copy_in(int fd)
 {
-	return xfer(X_COPY_FILE_RANGE, fd, false, scratch_file(), false);
+	return xfer(X_COPY_FILE_RANGE, fd, false, peer_file(), false);
 }
 static int op_copy_in_off(int fd)
 {
-	return xfer(X_COPY_FILE_RANGE, fd, true, scratch_file(), false);
+	return xfer(X_COPY_FILE_RANGE, fd, true, peer_file(), false);
 }
 static int op_copy_out(int fd)
 {
-	return xfer(X_COPY_FILE_RANGE, at_start(scratch_file()), false, fd,
-		    false);
+	return xfer(X_COPY_FILE_RANGE, at_start(peer_file()), false, fd, false);
 }
 static int op_copy_out_off(int fd)
 {
-	return xfer(X_COPY_FILE_RANGE, at_start(scratch_file()), false, fd,
-		    true);
+	return xfer(X_COPY_FILE_RANGE, at_start(peer_file()), false, fd, true);
 }
 
 /* One byte at offset 0 (or at the file position for -1), vectored. */
@@ -1005,8 +1014,33 @@ static int limit_for(int fd, const struct right_case *c, bool without)
 	return cap_fcntls_limit(fd, without ? CAP_FCNTL_ALL & ~sub : sub);
 }
 
-/* Runs one case in a child: 0, ENOTCAPABLE, or 200+ for anything else. */
-static int run_case(const struct right_case *c, bool without)
+/*
+ * Rows whose syscall capability mode refuses at its entry whatever the
+ * rights (doc/capmode.md): ECAPMODE with or without the right, as
+ * FreeBSD's syscall table refuses bind and connect before any right.
+ */
+static const char *const capmode_refused[] = {
+	"bind",		     /* an address: FreeBSD allows only bindat */
+	"connect",	     /* likewise connectat */
+	"inotify_add_watch", /* a path from the working directory */
+};
+
+/* What a row's call gives with its right in capability mode. */
+static int capmode_result(const struct right_case *c)
+{
+	for (size_t i = 0;
+	     i < sizeof(capmode_refused) / sizeof(capmode_refused[0]); i++)
+		if (!strcmp(c->name, capmode_refused[i]))
+			return ECAPMODE;
+	return 0;
+}
+
+/*
+ * Runs one case in a child, in capability mode if capmode (entered after
+ * the limit, as a program does): 0, ENOTCAPABLE, ECAPMODE, or 200+ for
+ * anything else.
+ */
+static int run_case(const struct right_case *c, bool without, bool capmode)
 {
 	pid_t pid = fork();
 
@@ -1017,24 +1051,40 @@ static int run_case(const struct right_case *c, bool without)
 			_exit(200);
 		if (limit_for(fd, c, without))
 			_exit(201);
+		xfer_peer = scratch_file();
+		if (capmode && cap_enter())
+			_exit(203);
 		if (c->op(fd) == 0)
 			_exit(0);
-		_exit(errno == ENOTCAPABLE ? 135 : 202);
+		_exit(errno == ENOTCAPABLE || errno == ECAPMODE ? errno : 202);
 	}
 	return selftest_wait(pid);
 }
 
-/* Each row must succeed with its right and fail ENOTCAPABLE without it. */
+/*
+ * Each row must succeed with its right and fail ENOTCAPABLE without it;
+ * in capability mode too, where the missing right is reported before any
+ * refusal of capability mode's (FreeBSD's order), except for the calls
+ * capability mode refuses at their entry (capmode_refused).
+ */
 static void run_rows(const struct right_case *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		int with = run_case(&rows[i], false);
-		int without = run_case(&rows[i], true);
+		const struct right_case *c = &rows[i];
+		int with = run_case(c, false, false);
+		int without = run_case(c, true, false);
+		int cm_with = run_case(c, false, true);
+		int cm_without = run_case(c, true, true);
 
-		if (!ASSERT_EQ(with, 0, rows[i].name) ||
-		    !ASSERT_EQ(without, ENOTCAPABLE, rows[i].name))
-			fprintf(stderr, "    case '%s': with=%d without=%d\n",
-				rows[i].name, with, without);
+		if (!ASSERT_EQ(with, 0, c->name) ||
+		    !ASSERT_EQ(without, ENOTCAPABLE, c->name) ||
+		    !ASSERT_EQ(cm_with, capmode_result(c), c->name) ||
+		    !ASSERT_EQ(cm_without, capmode_result(c) ?: ENOTCAPABLE,
+			       c->name))
+			fprintf(stderr,
+				"    case '%s': with=%d without=%d, in "
+				"capability mode with=%d without=%d\n",
+				c->name, with, without, cm_with, cm_without);
 	}
 }
 
@@ -1078,7 +1128,7 @@ SELFTEST(rights_not_needed)
 		return;
 	for (size_t i = 0;
 	     i < sizeof(unneeded_cases) / sizeof(unneeded_cases[0]); i++)
-		ASSERT_EQ(run_case(&unneeded_cases[i], true), 0,
+		ASSERT_EQ(run_case(&unneeded_cases[i], true, false), 0,
 			  unneeded_cases[i].name);
 }
 
