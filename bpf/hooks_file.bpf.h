@@ -297,16 +297,7 @@ int BPF_PROG(capsicum_file_lock, struct file *file, unsigned int cmd)
  * attribute rows say; no rights for any other call. The hooks below see
  * a dentry or a path, not a descriptor: the row names it.
  */
-static __always_inline struct opt_need attr_need_of(const struct pt_regs *regs,
-						    long nr)
-{
-	struct opt_call c = { .regs = regs, .fd = -1 };
-
-	switch (nr) {
-		CAPSICUM_OPS_FILE(OPT_STOCK_CASE)
-	}
-	return (struct opt_need){ .fd = -1 };
-}
+OPT_NEED_OF(attr_need_of, CAPSICUM_OPS_FILE)
 
 /* The file descriptor fd names, if it is the one at `path`; else NULL. */
 static __always_inline struct file *fd_at_path(int fd, const struct path *path)

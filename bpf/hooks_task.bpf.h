@@ -50,16 +50,7 @@ static __always_inline int pd_kill_check(struct task_struct *target,
  * the table's process rows say (waitid's is libcapsicum's to check: no
  * hook sees its descriptor); none for any other call.
  */
-static __always_inline struct opt_need proc_need_of(const struct pt_regs *regs,
-						    long nr)
-{
-	struct opt_call c = { .regs = regs, .fd = -1 };
-
-	switch (nr) {
-		CAPSICUM_OPS_PROC(OPT_STOCK_CASE)
-	}
-	return (struct opt_need){ .fd = -1 };
-}
+OPT_NEED_OF(proc_need_of, CAPSICUM_OPS_PROC)
 
 SEC("lsm/task_kill")
 int BPF_PROG(capsicum_task_kill, struct task_struct *target,

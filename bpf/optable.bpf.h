@@ -517,6 +517,23 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 #define OPT_STOCK_OPT_LIB(...)
 
 /*
+ * fn(regs, nr): the descriptor and rights a call of family's rows needs,
+ * as its row says; no rights for a call that has no row there. For the
+ * hooks that know nothing of the call but its number and arguments.
+ */
+#define OPT_NEED_OF(fn, family)                                                \
+	static __always_inline struct opt_need fn(const struct pt_regs *regs,  \
+						  long nr)                     \
+	{                                                                      \
+		struct opt_call c = { .regs = regs, .fd = -1 };                \
+                                                                               \
+		switch (nr) {                                                  \
+			family(OPT_STOCK_CASE)                                 \
+		}                                                              \
+		return (struct opt_need){ .fd = -1 };                          \
+	}
+
+/*
  * file_fget decides every row the patched kernel enforces further than
  * the stock hooks do (its verdict is better than the stock one): what
  * no stock hook sees, and what one sees only in part (splice between
