@@ -65,31 +65,19 @@ static int hook_nparams(const struct btf *btf, const char *hook)
 }
 
 /*
- * Programs for what not every kernel has: each loads only where the
- * kernel's BTF has the function it names (bpf_lsm_ stubs name the LSM
- * hooks; the i386 syscalls exist with CONFIG_IA32_EMULATION only; the
- * patched kernel's hook and kfunc, kernel/, only there).
+ * Programs for what not every kernel has are marked SEC("?...") in bpf/:
+ * each loads only where the kernel's BTF has the function it attaches to
+ * (bpf_lsm_ stubs name the LSM hooks; the i386 syscalls exist with
+ * CONFIG_IA32_EMULATION only; the patched kernel's hooks, kernel/, only
+ * there). Some need more than their attach point: a kfunc they call.
  */
 static const struct {
 	const char *prog;
 	const char *func;
-} optional_progs[] = {
-	{ "capsicum_file_ioctl_compat", "bpf_lsm_file_ioctl_compat" },
-	{ "capsicum_uring_cmd", "bpf_lsm_uring_cmd" },
-	{ "capsicum_dup_exit_ia32", "__ia32_sys_dup" },
-	{ "capsicum_dup2_exit_ia32", "__ia32_sys_dup2" },
-	{ "capsicum_dup3_exit_ia32", "__ia32_sys_dup3" },
-	{ "capsicum_fcntl64_exit_ia32", "__ia32_compat_sys_fcntl64" },
-	{ "capsicum_fcntl_exit_ia32", "__ia32_compat_sys_fcntl" },
-	{ "capsicum_openat_exit_ia32", "__ia32_compat_sys_openat" },
-	{ "capsicum_openat2_exit_ia32", "__ia32_sys_openat2" },
-	{ "capsicum_close_exit_ia32", "__ia32_sys_close" },
-	{ "capsicum_close_range_exit_ia32", "__ia32_sys_close_range" },
-	{ "capsicum_file_fget", "bpf_lsm_file_fget" },
+} needs_kfunc[] = {
 	{ "capsicum_fget_on_fcntl", "bpf_task_fget_check_enable" },
 	{ "capsicum_fget_on_prctl", "bpf_task_fget_check_enable" },
 	{ "capsicum_fget_on_receive", "bpf_task_fget_check_enable" },
-	{ "capsicum_lookup_beneath", "bpf_lsm_lookup_beneath" },
 };
 
 /*
@@ -105,31 +93,68 @@ static const struct {
 	{ "capsicum_inode_permission", "bpf_lsm_lookup_beneath" },
 };
 
-bool capsicum_prog_absent(const struct btf *btf, const char *prog)
+static bool btf_has_func(const struct btf *btf, const char *func)
 {
-	for (size_t i = 0;
-	     i < sizeof(optional_progs) / sizeof(optional_progs[0]); i++)
-		if (!strcmp(optional_progs[i].prog, prog))
-			return btf__find_by_name_kind(btf,
-						      optional_progs[i].func,
-						      BTF_KIND_FUNC) < 0;
+	return btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) >= 0;
+}
+
+/*
+ * The kernel function a program's section attaches it to: "lsm/X" is
+ * bpf_lsm_X, "fentry/F" and "fexit/F" are F. False for other kinds.
+ */
+static bool attach_func(const char *sec, char *buf, size_t size)
+{
+	static const struct {
+		const char *kind, *prefix;
+	} kinds[] = { { "lsm/", "bpf_lsm_" },
+		      { "fentry/", "" },
+		      { "fexit/", "" } };
+
+	if (*sec == '?')
+		sec++;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t n = strlen(kinds[i].kind);
+
+		if (!strncmp(sec, kinds[i].kind, n))
+			return snprintf(buf, size, "%s%s", kinds[i].prefix,
+					sec + n) < (int)size;
+	}
+	return false;
+}
+
+bool capsicum_prog_absent(const struct btf *btf, const struct bpf_program *prog)
+{
+	const char *name = bpf_program__name(prog);
+	const char *sec = bpf_program__section_name(prog);
+	/* libbpf drops the '?' and leaves the program not to be loaded. */
+	bool optional = *sec == '?' || !bpf_program__autoload(prog);
+	char func[128];
+
 	for (size_t i = 0;
 	     i < sizeof(superseded_progs) / sizeof(superseded_progs[0]); i++)
-		if (!strcmp(superseded_progs[i].prog, prog))
-			return btf__find_by_name_kind(btf,
-						      superseded_progs[i].func,
-						      BTF_KIND_FUNC) >= 0;
-	return false;
+		if (!strcmp(superseded_progs[i].prog, name) &&
+		    btf_has_func(btf, superseded_progs[i].func))
+			return true;
+	if (!optional)
+		return false;
+	for (size_t i = 0; i < sizeof(needs_kfunc) / sizeof(needs_kfunc[0]);
+	     i++)
+		if (!strcmp(needs_kfunc[i].prog, name) &&
+		    !btf_has_func(btf, needs_kfunc[i].func))
+			return true;
+	/* An optional program of a kind we cannot place stays out. */
+	return !attach_func(sec, func, sizeof(func)) ||
+	       !btf_has_func(btf, func);
 }
 
 static void skip_absent(struct capsicum_bpf *skel, const struct btf *btf)
 {
 	struct bpf_program *prog;
 
-	bpf_object__for_each_program(prog, skel->obj) {
-		if (capsicum_prog_absent(btf, bpf_program__name(prog)))
-			bpf_program__set_autoload(prog, false);
-	}
+	/* SEC("?...") programs start out not loaded: enable those that fit. */
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog,
+					  !capsicum_prog_absent(btf, prog));
 }
 
 uint64_t capsicum_object_hash(void)

@@ -56,10 +56,15 @@ void capsicum_load_set_log(capsicum_load_log_fn *fn);
 uint64_t capsicum_object_hash(void);
 
 struct btf;
+struct bpf_program;
 /*
- * Whether the program named prog attaches to something this kernel (its
- * BTF) lacks, so the loader leaves it out (and the bench's floor too).
+ * Whether the loader leaves prog out on this kernel (and the bench's
+ * floor with it): an optional program, SEC("?..."), whose attach point or
+ * kfunc this kernel's BTF lacks, or one the kernel makes unnecessary.
+ * Ask before changing prog's autoload: libbpf marks an optional program
+ * by leaving it out of the load.
  */
-bool capsicum_prog_absent(const struct btf *btf, const char *prog);
+bool capsicum_prog_absent(const struct btf *btf,
+			  const struct bpf_program *prog);
 
 #endif

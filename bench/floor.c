@@ -128,7 +128,7 @@ int floor_attach(void)
 			err = -E2BIG;
 			break;
 		}
-		if (capsicum_prog_absent(btf, bpf_program__name(prog)))
+		if (capsicum_prog_absent(btf, prog))
 			continue; /* the loader leaves it out too */
 		err = attach_empty(prog, btf);
 		if (err)
@@ -188,7 +188,7 @@ int floor_check_pinned(const char *pin_dir)
 		goto out;
 	}
 	bpf_object__for_each_program(prog, obj)
-		n += !capsicum_prog_absent(btf, bpf_program__name(prog));
+		n += !capsicum_prog_absent(btf, prog);
 	btf__free(btf);
 	d = opendir(pin_dir);
 	if (!d) {

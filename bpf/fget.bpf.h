@@ -46,7 +46,7 @@ fget_need_of(struct pt_regs *regs, long nr, int fd, struct file *file)
 	return n;
 }
 
-SEC("lsm/file_fget")
+SEC("?lsm/file_fget")
 int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 {
 	struct task_struct *task;
@@ -91,7 +91,7 @@ static __always_inline void fget_check_on(void)
 	proc_set_flag(p, CAPSICUM_PROC_FGET_CHECK);
 }
 
-SEC("fexit/bpf_lsm_file_fcntl")
+SEC("?fexit/bpf_lsm_file_fcntl")
 int BPF_PROG(capsicum_fget_on_fcntl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
@@ -99,7 +99,7 @@ int BPF_PROG(capsicum_fget_on_fcntl, struct file *file, unsigned int cmd,
 	return 0;
 }
 
-SEC("fexit/bpf_lsm_task_prctl")
+SEC("?fexit/bpf_lsm_task_prctl")
 int BPF_PROG(capsicum_fget_on_prctl, int option, unsigned long arg2,
 	     unsigned long arg3, unsigned long arg4, unsigned long arg5,
 	     int ret)
@@ -108,7 +108,7 @@ int BPF_PROG(capsicum_fget_on_prctl, int option, unsigned long arg2,
 	return 0;
 }
 
-SEC("fexit/bpf_lsm_file_receive")
+SEC("?fexit/bpf_lsm_file_receive")
 int BPF_PROG(capsicum_fget_on_receive, struct file *file, int ret)
 {
 	fget_check_on();

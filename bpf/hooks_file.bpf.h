@@ -216,7 +216,7 @@ int BPF_PROG(capsicum_file_ioctl, struct file *file, unsigned int cmd,
 }
 
 /* An i386 ioctl: the file's floor decides (loaded where it exists). */
-SEC("lsm/file_ioctl_compat")
+SEC("?lsm/file_ioctl_compat")
 int BPF_PROG(capsicum_file_ioctl_compat, struct file *file, unsigned int cmd,
 	     unsigned long arg)
 {
@@ -239,7 +239,7 @@ int BPF_PROG(capsicum_file_ioctl_compat, struct file *file, unsigned int cmd,
  * io_uring's IORING_OP_URING_CMD: a driver or socket command (SIOCINQ,
  * socket options, NVMe passthrough) on a file, an ioctl by another name.
  */
-SEC("lsm/uring_cmd")
+SEC("?lsm/uring_cmd")
 int BPF_PROG(capsicum_uring_cmd, struct io_uring_cmd *ioucmd)
 {
 	struct capsicum_proc *p = current_proc();

@@ -26,7 +26,7 @@
  * not open starts no relative lookup (EBADF), and an absolute one
  * outside capability mode does not use it, as on FreeBSD.
  */
-SEC("lsm/lookup_beneath")
+SEC("?lsm/lookup_beneath")
 int BPF_PROG(capsicum_lookup_beneath, int dfd)
 {
 	struct capsicum_proc *p;

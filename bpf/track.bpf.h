@@ -166,19 +166,19 @@ int BPF_PROG(capsicum_fcntl_exit, const struct pt_regs *regs, long ret)
  * otherwise leave entries behind that a later dup of the same file to
  * the same number revives. Loaded where the kernel has them.
  */
-SEC("fexit/__ia32_sys_dup")
+SEC("?fexit/__ia32_sys_dup")
 int BPF_PROG(capsicum_dup_exit_ia32, const struct pt_regs *regs, long ret)
 {
 	return dup_exit_ia32(regs, ret);
 }
 
-SEC("fexit/__ia32_sys_dup2")
+SEC("?fexit/__ia32_sys_dup2")
 int BPF_PROG(capsicum_dup2_exit_ia32, const struct pt_regs *regs, long ret)
 {
 	return dup_exit_ia32(regs, ret);
 }
 
-SEC("fexit/__ia32_sys_dup3")
+SEC("?fexit/__ia32_sys_dup3")
 int BPF_PROG(capsicum_dup3_exit_ia32, const struct pt_regs *regs, long ret)
 {
 	return dup_exit_ia32(regs, ret);
@@ -193,13 +193,13 @@ static __always_inline int fcntl_exit_ia32(const struct pt_regs *regs, long ret)
 	return dup_exit_ia32(regs, ret);
 }
 
-SEC("fexit/__ia32_compat_sys_fcntl64")
+SEC("?fexit/__ia32_compat_sys_fcntl64")
 int BPF_PROG(capsicum_fcntl64_exit_ia32, const struct pt_regs *regs, long ret)
 {
 	return fcntl_exit_ia32(regs, ret);
 }
 
-SEC("fexit/__ia32_compat_sys_fcntl")
+SEC("?fexit/__ia32_compat_sys_fcntl")
 int BPF_PROG(capsicum_fcntl_exit_ia32, const struct pt_regs *regs, long ret)
 {
 	return fcntl_exit_ia32(regs, ret);
@@ -390,14 +390,14 @@ int BPF_PROG(capsicum_openat2_exit, const struct pt_regs *regs, long ret)
 }
 
 /* i386 openat and openat2 (file_open refuses all but O_PATH opens). */
-SEC("fexit/__ia32_compat_sys_openat")
+SEC("?fexit/__ia32_compat_sys_openat")
 int BPF_PROG(capsicum_openat_exit_ia32, const struct pt_regs *regs, long ret)
 {
 	return GATED(openat_exit_body, (int)regs->bx, (unsigned int)regs->dx,
 		     true, ret);
 }
 
-SEC("fexit/__ia32_sys_openat2")
+SEC("?fexit/__ia32_sys_openat2")
 int BPF_PROG(capsicum_openat2_exit_ia32, const struct pt_regs *regs, long ret)
 {
 	return GATED(openat_exit_body, (int)regs->bx, 0, false, ret);
@@ -421,7 +421,7 @@ int capsicum_close_exit(unsigned long long *ctx)
 	return close_exit_body((int)CTX_ARG(const struct pt_regs *, 0)->di);
 }
 
-SEC("fexit/__ia32_sys_close")
+SEC("?fexit/__ia32_sys_close")
 int BPF_PROG(capsicum_close_exit_ia32, const struct pt_regs *regs, long ret)
 {
 	if (ret != 0)
@@ -471,7 +471,7 @@ int BPF_PROG(capsicum_close_range_exit, const struct pt_regs *regs, long ret)
 	return close_range_exit(regs->di, regs->si, regs->dx, ret);
 }
 
-SEC("fexit/__ia32_sys_close_range")
+SEC("?fexit/__ia32_sys_close_range")
 int BPF_PROG(capsicum_close_range_exit_ia32, const struct pt_regs *regs,
 	     long ret)
 {
