@@ -124,12 +124,12 @@ bool fixture_unload(void)
 			   "programs detached once unpinned");
 }
 
-int fixture_capsicumd(char *const argv[])
+int fixture_run(char *const argv[])
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		execvp("capsicumd", argv);
+		execvp(argv[0], argv);
 		_exit(127);
 	}
 	return selftest_wait(pid);
@@ -139,7 +139,7 @@ bool fixture_capsicumd_unload(void)
 {
 	char *unload[] = { "capsicumd", "--unload", NULL };
 
-	return ASSERT_EQ(fixture_capsicumd(unload), 0, "capsicumd --unload") &&
+	return ASSERT_EQ(fixture_run(unload), 0, "capsicumd --unload") &&
 	       ASSERT_TRUE(fixture_wait_detached(), "programs detached") &&
 	       fixture_loaded();
 }

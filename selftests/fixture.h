@@ -32,8 +32,8 @@ bool fixture_unload(void);
  * left in the system, false after a bound.
  */
 bool fixture_wait_detached(void);
-/* Runs capsicumd (found on PATH) with argv; its exit status, or -1. */
-int fixture_capsicumd(char *const argv[]);
+/* Runs argv (argv[0] found on PATH); its exit status, or -1. */
+int fixture_run(char *const argv[]);
 /*
  * The state a test's capsicumd loaded goes back to this binary (root):
  * `capsicumd --unload` (only the loader's binary may), the programs

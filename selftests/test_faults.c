@@ -12,6 +12,7 @@
 #include "fixture.h"
 #include "selftest.h"
 
+#include "capctl_exit.h"
 #include "load.h"
 #include "pinned.h"
 
@@ -186,6 +187,7 @@ SELFTEST(capsicumd_killed_before_version_pin_is_completed)
 {
 	char *load[] = { "capsicumd", "--load",	     "--log", LOG, "--pidfile",
 			 "none",      "--audit-log", "none",  NULL };
+	char *status[] = { "capctl", "status", NULL };
 	char said[128];
 	struct limited l = { .pid = -1 };
 	pid_t loader;
@@ -199,13 +201,15 @@ SELFTEST(capsicumd_killed_before_version_pin_is_completed)
 		    "no version pin yet");
 	ASSERT_EQ(stamp(CAPSICUM_PIN_LOADING).loader_pid, (__u32)loader,
 		  "the loading stamp names the loader");
+	ASSERT_EQ(fixture_run(status), CAPCTL_EXIT_VERSION,
+		  "capctl status: an unfinished load, not 'unloaded'");
 	if (limited_start(&l))
 		ASSERT_EQ(limited_write(&l), ENOTCAPABLE,
 			  "denied in the window");
 	if (!kill_stopped(loader) || l.pid < 0)
 		goto out;
 	ASSERT_EQ(limited_write(&l), ENOTCAPABLE, "denied, loader killed");
-	ASSERT_EQ(fixture_capsicumd(load), 0, "a restarted capsicumd --load");
+	ASSERT_EQ(fixture_run(load), 0, "a restarted capsicumd --load");
 	snprintf(said, sizeof(said), "completed the unfinished load of pid %d",
 		 loader);
 	ASSERT_TRUE(fixture_file_has(LOG, said), "its log says so");
@@ -257,14 +261,14 @@ SELFTEST(capsicumd_refuses_an_unfinished_load_it_cannot_complete)
 	if (!kill_stopped(loader) || !limited_start(&l))
 		goto out;
 	ASSERT_EQ(limited_write(&l), ENOTCAPABLE, "denied, loader killed");
-	ASSERT_EQ(fixture_capsicumd(load), EXIT_DENIED,
+	ASSERT_EQ(fixture_run(load), EXIT_DENIED,
 		  "capsicumd may not complete another binary's load");
 	ASSERT_TRUE(fixture_file_has(LOG, "only the binary that loaded it "
 					  "may; it stays as it is"),
 		    "and says so");
 	ASSERT_OK(unlink(CAPSICUM_PIN_DIR "/prog_capsicum_prctl"),
 		  "the loader's binary removes a pin");
-	ASSERT_EQ(fixture_capsicumd(load), EXIT_VERSION,
+	ASSERT_EQ(fixture_run(load), EXIT_VERSION,
 		  "capsicumd refuses an incomplete state");
 	ASSERT_TRUE(fixture_file_has(LOG, "lacks 1 of its pins "
 					  "(prog_capsicum_prctl first)"),
@@ -332,7 +336,7 @@ static pid_t start_daemon(void)
 	char *argv[] = { "capsicumd",	"--background", "--log", LOG,
 			 "--audit-log", AUDIT,		NULL };
 
-	if (!ASSERT_EQ(fixture_capsicumd(argv), 0, "capsicumd --background"))
+	if (!ASSERT_EQ(fixture_run(argv), 0, "capsicumd --background"))
 		return 0;
 	return fixture_daemon_pid();
 }
@@ -473,7 +477,7 @@ SELFTEST(capsicumd_two_started_at_once_one_wins)
 		 "another capsicumd is running (pid %d holds", winner);
 	ASSERT_TRUE(winner > 0 && fixture_file_has(loser_log, said),
 		    "the loser's log names the winner");
-	ASSERT_EQ(fixture_capsicumd(unload), EXIT_RUNNING,
+	ASSERT_EQ(fixture_run(unload), EXIT_RUNNING,
 		  "--unload is refused while it runs");
 	ASSERT_TRUE(!access(CAPSICUM_PIN_VERSION, F_OK), "the state is whole");
 	if (winner > 0)
@@ -501,8 +505,7 @@ SELFTEST(capsicumd_second_instance_exits)
 			"--daemon); capsicumd_two_started_at_once_one_wins "
 			"covers this boot");
 	unlink(LOG);
-	ASSERT_EQ(fixture_capsicumd(run), EXIT_RUNNING,
-		  "a second capsicumd exits 6");
+	ASSERT_EQ(fixture_run(run), EXIT_RUNNING, "a second capsicumd exits 6");
 	snprintf(said, sizeof(said),
 		 "another capsicumd is running (pid %d holds", pid);
 	ASSERT_TRUE(fixture_file_has(LOG, said), "naming the running one");

@@ -124,7 +124,7 @@ SELFTEST(capsicumd_logs_why_a_load_failed)
 	if (!fixture_unload())
 		return;
 	unlink(LOG);
-	ASSERT_EQ(fixture_capsicumd(argv), 1, "capsicumd --load fails");
+	ASSERT_EQ(fixture_run(argv), 1, "capsicumd --load fails");
 	ASSERT_TRUE(fixture_file_has(LOG,
 				     "capsicumd: load: loading the programs "
 				     "failed: "),
