@@ -5,24 +5,25 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <sys/file.h>
 #include <unistd.h>
 
-/* The pid the holder wrote; 0 if it has not written it yet. */
-static pid_t read_holder(int fd)
+/*
+ * The holder of the lock as the kernel knows it: a pid written into the
+ * file by the holder could still be missing when a loser started at the
+ * same instant reads it. 0 if it has just gone.
+ */
+static pid_t lock_holder(int fd)
 {
-	char buf[16];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 
-	if (n <= 0)
+	if (fcntl(fd, F_GETLK, &l) || l.l_type == F_UNLCK)
 		return 0;
-	buf[n] = '\0';
-	return (pid_t)strtol(buf, NULL, 10);
+	return l.l_pid;
 }
 
 int instance_lock(const char *path, pid_t *holder)
 {
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	char pid[16];
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	int n;
@@ -30,14 +31,14 @@ int instance_lock(const char *path, pid_t *holder)
 	*holder = 0;
 	if (fd < 0)
 		return -errno;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		int err = -errno;
+	if (fcntl(fd, F_SETLK, &l)) {
+		int err = errno == EACCES ? -EWOULDBLOCK : -errno;
 
-		*holder = read_holder(fd);
+		*holder = lock_holder(fd);
 		close(fd);
 		return err;
 	}
-	/* For the loser's message only: the lock, not the text, decides. */
+	/* For people reading the file; the lock, not the text, decides. */
 	n = snprintf(pid, sizeof(pid), "%d\n", getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n) {
 		int err = -errno;
