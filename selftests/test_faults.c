@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <sys/capsicum.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +36,10 @@
 #define EXIT_VERSION 4
 #define EXIT_DENIED  5
 #define EXIT_RUNNING 6
+
+/* capsicumd --load, logging to LOG: load (or re-use), and exit. */
+static char *load[] = { "capsicumd", "--load",	    "--log", LOG, "--pidfile",
+			"none",	     "--audit-log", "none",  NULL };
 
 /* Waits up to WAIT_MS for fd to be readable; true if it is. */
 static bool readable(int fd)
@@ -148,14 +153,12 @@ static struct capsicum_state_version stamp(const char *path)
  */
 static pid_t load_stopped_before_version(void)
 {
-	char *argv[] = { "capsicumd", "--load",	     "--log", LOG, "--pidfile",
-			 "none",      "--audit-log", "none",  NULL };
 	pid_t pid = fork();
 	int status;
 
 	if (pid == 0) {
 		setenv("CAPSICUMD_TEST_STOP_BEFORE_VERSION", "1", 1);
-		execvp("capsicumd", argv);
+		execvp(load[0], load);
 		_exit(127);
 	}
 	if (!ASSERT_TRUE(pid > 0 && waitpid(pid, &status, WUNTRACED) == pid,
@@ -185,8 +188,6 @@ static bool kill_stopped(pid_t pid)
  */
 SELFTEST(capsicumd_killed_before_version_pin_is_completed)
 {
-	char *load[] = { "capsicumd", "--load",	     "--log", LOG, "--pidfile",
-			 "none",      "--audit-log", "none",  NULL };
 	char *status[] = { "capctl", "status", NULL };
 	char said[128];
 	struct limited l = { .pid = -1 };
@@ -225,6 +226,27 @@ out:
 	fixture_capsicumd_unload();
 }
 
+/*
+ * A loader killed after making the pin directory, before its first pin,
+ * leaves it empty: that is nothing pinned, and capsicumd loads into it
+ * instead of refusing an "unknown" state (exit 4) until someone removes it.
+ */
+SELFTEST(capsicumd_loads_over_an_empty_pin_directory)
+{
+
+	if (!unloaded())
+		return;
+	if (ASSERT_OK(mkdir(CAPSICUM_PIN_DIR, 0755), "an empty pin directory"))
+		ASSERT_EQ(fixture_run(load), 0, "capsicumd --load loads");
+	ASSERT_TRUE(!access(CAPSICUM_PIN_VERSION, F_OK), "a whole state");
+	if (!access(CAPSICUM_PIN_VERSION, F_OK)) {
+		fixture_capsicumd_unload();
+		return;
+	}
+	rmdir(CAPSICUM_PIN_DIR);
+	fixture_loaded();
+}
+
 static void stop_here(void)
 {
 	raise(SIGSTOP);
@@ -238,8 +260,6 @@ static void stop_here(void)
  */
 SELFTEST(capsicumd_refuses_an_unfinished_load_it_cannot_complete)
 {
-	char *load[] = { "capsicumd", "--load",	     "--log", LOG, "--pidfile",
-			 "none",      "--audit-log", "none",  NULL };
 	char missing[64] = "";
 	struct limited l = { .pid = -1 };
 	int status;
