@@ -12,7 +12,7 @@ enum {
 	CAPCTL_EXIT_ERROR = 1,
 	CAPCTL_EXIT_USAGE = 2,
 	CAPCTL_EXIT_UNLOADED = 3,   /* Capsicum is not loaded (ENOSYS) */
-	CAPCTL_EXIT_VERSION = 4,    /* pinned state from another build */
+	CAPCTL_EXIT_VERSION = 4,    /* another build's state, or unfinished */
 	CAPCTL_EXIT_DENIED = 5,	    /* permission denied */
 	CAPCTL_EXIT_NOEXEC = 126,   /* run: command found but not executable */
 	CAPCTL_EXIT_NOTFOUND = 127, /* run: command not found */

@@ -371,20 +371,22 @@ static void unpin_progs(const struct bpf_object_skeleton *s, const char *dir,
 	}
 }
 
+/* A map and where it is pinned (for dir CAPSICUM_PIN_DIR), with its mode. */
+struct map_pin {
+	struct bpf_map *map;
+	const char *path;
+	mode_t mode;
+};
+
 /*
- * Pins links and programs (root only), the maps capctl reads (0400: root
- * gets read-only fds through them, see protect.bpf.h), answers for
- * everyone, and last the version stamp, which marks the state complete.
- * All or nothing: on failure what was pinned is unpinned again, so the
- * links go with the skeleton and no half of Capsicum stays enforcing.
+ * The maps pinned after the programs: the ones capctl reads (0400: root
+ * gets read-only fds through them, see protect.bpf.h) and answers. The
+ * stamp (version) is not among them: it is pinned first, as loading.
  */
-static int pin_all(struct capsicum_bpf *skel, const char *dir)
+#define MAP_PINS 9
+static void map_pins(struct capsicum_bpf *skel, struct map_pin pins[MAP_PINS])
 {
-	const struct {
-		struct bpf_map *map;
-		const char *path; /* for dir CAPSICUM_PIN_DIR */
-		mode_t mode;
-	} maps[] = {
+	const struct map_pin all[MAP_PINS] = {
 		{ skel->maps.answers, CAPSICUM_PIN_ANSWERS, 0400 },
 		{ skel->maps.cap_procs, CAPSICUM_PIN_PROCS, 0400 },
 		{ skel->maps.cap_fds, CAPSICUM_PIN_FDS, 0400 },
@@ -394,38 +396,179 @@ static int pin_all(struct capsicum_bpf *skel, const char *dir)
 		{ skel->maps.denials, CAPSICUM_PIN_DENIALS, 0400 },
 		{ skel->maps.pd_kills, CAPSICUM_PIN_PD_KILLS, 0400 },
 		{ skel->maps.bss, CAPSICUM_PIN_BSS, 0400 },
-		{ skel->maps.version, CAPSICUM_PIN_VERSION, 0400 },
 	};
-	const size_t nmaps = sizeof(maps) / sizeof(maps[0]);
-	const struct bpf_object_skeleton *s = skel->skeleton;
+
+	memcpy(pins, all, sizeof(all));
+}
+
+static capsicum_load_hook_fn *before_version_hook;
+
+void capsicum_load_set_before_version(capsicum_load_hook_fn *fn)
+{
+	before_version_hook = fn;
+}
+
+/* Unpins the first n maps of map_pins(). */
+static void unpin_maps(struct capsicum_bpf *skel, size_t n)
+{
+	struct map_pin pins[MAP_PINS];
+
+	map_pins(skel, pins);
+	while (n--)
+		bpf_map__unpin(pins[n].map, NULL);
+}
+
+/* Pins the maps (all or none); logs the one that failed. */
+static int pin_maps(struct capsicum_bpf *skel, const char *dir)
+{
+	struct map_pin pins[MAP_PINS];
 	char path[512];
-	int err = 0, i;
+	int err = 0;
 	size_t m;
 
-	for (i = 0; i < s->prog_cnt && !err; i++)
-		/* Not loaded: absent from this kernel (skip_absent). */
-		if (bpf_program__fd(*s->progs[i].prog) >= 0)
-			err = pin_prog(&s->progs[i], dir);
-	if (err) {
-		load_log(LOG_ERR, "pinning %s under %s failed: %s",
-			 bpf_program__name(*s->progs[i - 1].prog), dir,
-			 strerror(-err));
-		unpin_progs(s, dir, i - 1);
-		return err;
-	}
-	for (m = 0; m < nmaps; m++) {
-		map_pin_path(path, sizeof(path), dir, maps[m].path);
-		err = pin_map(maps[m].map, path, maps[m].mode);
+	map_pins(skel, pins);
+	for (m = 0; m < MAP_PINS; m++) {
+		map_pin_path(path, sizeof(path), dir, pins[m].path);
+		err = pin_map(pins[m].map, path, pins[m].mode);
 		if (err)
 			break;
 	}
 	if (!err)
 		return 0;
 	load_log(LOG_ERR, "pinning %s failed: %s", path, strerror(-err));
-	while (m--)
-		bpf_map__unpin(maps[m].map, NULL);
-	unpin_progs(s, dir, s->prog_cnt);
+	unpin_maps(skel, m);
 	return err;
+}
+
+/* Pins every loaded program and its link (all or none). */
+static int pin_progs(struct capsicum_bpf *skel, const char *dir)
+{
+	const struct bpf_object_skeleton *s = skel->skeleton;
+	int err = 0, i;
+
+	for (i = 0; i < s->prog_cnt && !err; i++)
+		/* Not loaded: absent from this kernel (skip_absent). */
+		if (bpf_program__fd(*s->progs[i].prog) >= 0)
+			err = pin_prog(&s->progs[i], dir);
+	if (!err)
+		return 0;
+	load_log(LOG_ERR, "pinning %s under %s failed: %s",
+		 bpf_program__name(*s->progs[i - 1].prog), dir, strerror(-err));
+	unpin_progs(s, dir, i - 1);
+	return err;
+}
+
+/*
+ * Pins the stamp as loading, then links and programs (root only) and the
+ * maps, and last renames loading to version, which marks the state
+ * complete in one step. All or nothing: on failure what was pinned is
+ * unpinned again, so the links go with the skeleton and no half of
+ * Capsicum stays enforcing. Killed half-way, the loader leaves a state
+ * that capsicum_load_finish() completes or capsicumd refuses.
+ */
+static int pin_all(struct capsicum_bpf *skel, const char *dir)
+{
+	char loading[512], version[512];
+	int err;
+
+	map_pin_path(loading, sizeof(loading), dir, CAPSICUM_PIN_LOADING);
+	map_pin_path(version, sizeof(version), dir, CAPSICUM_PIN_VERSION);
+	err = pin_map(skel->maps.version, loading, 0400);
+	if (err) {
+		load_log(LOG_ERR, "pinning %s failed: %s", loading,
+			 strerror(-err));
+		return err;
+	}
+	err = pin_progs(skel, dir);
+	if (err)
+		goto unpin_stamp;
+	err = pin_maps(skel, dir);
+	if (err)
+		goto unpin_progs;
+	if (before_version_hook)
+		before_version_hook();
+	if (!rename(loading, version))
+		return 0;
+	err = -errno;
+	load_log(LOG_ERR, "renaming %s to %s failed: %s", loading, version,
+		 strerror(-err));
+	unpin_maps(skel, MAP_PINS);
+unpin_progs:
+	unpin_progs(skel->skeleton, dir, skel->skeleton->prog_cnt);
+unpin_stamp:
+	bpf_map__unpin(skel->maps.version, NULL);
+	return err;
+}
+
+/* The names a complete state of this build has under dir, one by one. */
+static int expected_pins(const struct btf *btf,
+			 int (*each)(const char *name, void *ctx), void *ctx)
+{
+	struct capsicum_bpf *skel = capsicum_bpf__open();
+	struct bpf_program *prog;
+	struct map_pin pins[MAP_PINS];
+	char name[256];
+	int err = 0;
+
+	if (!skel)
+		return -errno;
+	skip_absent(skel, btf);
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (!bpf_program__autoload(prog))
+			continue;
+		/* Every program of the object attaches: each has a link. */
+		snprintf(name, sizeof(name), "prog_%s",
+			 bpf_program__name(prog));
+		err = err ?: each(name, ctx);
+		snprintf(name, sizeof(name), "link_%s",
+			 bpf_program__name(prog));
+		err = err ?: each(name, ctx);
+	}
+	map_pins(skel, pins);
+	for (size_t m = 0; m < MAP_PINS && !err; m++)
+		err = each(strrchr(pins[m].path, '/') + 1, ctx);
+	capsicum_bpf__destroy(skel);
+	return err;
+}
+
+struct missing {
+	const char *dir;
+	char *first;
+	size_t len;
+	int count;
+};
+
+static int note_missing(const char *name, void *ctx)
+{
+	struct missing *m = ctx;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", m->dir, name);
+	if (!access(path, F_OK))
+		return 0;
+	if (!m->count++)
+		snprintf(m->first, m->len, "%s", name);
+	return 0;
+}
+
+int capsicum_load_finish(const char *dir, char *missing, size_t len)
+{
+	struct missing m = { .dir = dir, .first = missing, .len = len };
+	char loading[512], version[512];
+	struct btf *btf = btf__load_vmlinux_btf();
+	int err;
+
+	if (!btf)
+		return -errno;
+	err = expected_pins(btf, note_missing, &m);
+	btf__free(btf);
+	if (err)
+		return err;
+	if (m.count)
+		return m.count;
+	map_pin_path(loading, sizeof(loading), dir, CAPSICUM_PIN_LOADING);
+	map_pin_path(version, sizeof(version), dir, CAPSICUM_PIN_VERSION);
+	return rename(loading, version) ? -errno : 0;
 }
 
 #define DEFAULT_MAX_FDS		65536
@@ -500,7 +643,7 @@ int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 	struct capsicum_bpf *skel = NULL;
 	struct capsicum_load_opts defaults;
 	struct btf *btf = NULL;
-	char answers[512], version[512];
+	char answers[512], version[512], loading[512];
 	bool made_dir = false;
 	int err, n;
 
@@ -511,7 +654,9 @@ int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 
 	map_pin_path(answers, sizeof(answers), dir, CAPSICUM_PIN_ANSWERS);
 	map_pin_path(version, sizeof(version), dir, CAPSICUM_PIN_VERSION);
-	if (access(answers, F_OK) == 0 || access(version, F_OK) == 0)
+	map_pin_path(loading, sizeof(loading), dir, CAPSICUM_PIN_LOADING);
+	if (access(answers, F_OK) == 0 || access(version, F_OK) == 0 ||
+	    access(loading, F_OK) == 0)
 		return 1;
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {

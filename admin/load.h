@@ -3,6 +3,7 @@
 #define CAPSICUM_DAEMON_LOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <syslog.h> /* the priorities of capsicum_load_log_fn */
 
@@ -32,8 +33,9 @@ const char *capsicum_load_opts_check(const struct capsicum_load_opts *o);
 /*
  * Loads the Capsicum BPF programs, attaches them and pins links and maps
  * under pin_dir, so enforcement outlives the loading process. o NULL: the
- * defaults. Returns 0, 1 if pin_dir already holds a loaded instance (left
- * untouched), or a negative errno with a message through the load log.
+ * defaults. Returns 0, 1 if pin_dir already holds a loaded instance or
+ * an unfinished one (left untouched), or a negative errno with a message
+ * through the load log.
  * All or nothing: on failure nothing it made stays pinned or attached.
  * The maps keep their names (pins.h) under pin_dir; the readers of this
  * library (pinned.h, state.h, counters.h) read CAPSICUM_PIN_DIR's only.
@@ -47,6 +49,25 @@ int capsicum_load(const char *pin_dir, const struct capsicum_load_opts *o);
  */
 typedef void capsicum_load_log_fn(int priority, const char *msg);
 void capsicum_load_set_log(capsicum_load_log_fn *fn);
+
+/*
+ * A test hook (capsicumd's CAPSICUMD_TEST_STOP_BEFORE_VERSION): called
+ * when everything is pinned but the stamp is still named loading, the
+ * window a killed loader leaves unfinished. NULL: none.
+ */
+typedef void capsicum_load_hook_fn(void);
+void capsicum_load_set_before_version(capsicum_load_hook_fn *fn);
+
+/*
+ * Completes a load whose loader died before renaming pin_dir/loading to
+ * version: if every pin a complete state of this build has on this kernel
+ * is there (every program and its link, every map), renames it and
+ * returns 0. Else returns how many are missing, the first named in
+ * missing, and touches nothing; or a negative errno (-EPERM: only the
+ * binary that loaded the state may rename its pins). The caller checks
+ * first that the stamp is this build's and its loader gone.
+ */
+int capsicum_load_finish(const char *pin_dir, char *missing, size_t len);
 
 /*
  * Hash of the BPF object this binary carries, as stamped into the pinned

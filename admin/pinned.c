@@ -8,41 +8,74 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-enum pinned_state pinned_check(struct capsicum_state_version *v, char *why,
-			       size_t len)
+/* Whether dir holds nothing: what a loader killed before its first pin left. */
+static bool dir_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while (empty && (e = readdir(d)))
+		empty = e->d_name[0] == '.';
+	closedir(d);
+	return empty;
+}
+
+/* Reads the stamp pinned at path into *v: 0, or -errno (-EBADMSG: bad). */
+static int read_stamp(const char *path, struct capsicum_state_version *v)
 {
 	LIBBPF_OPTS(bpf_obj_get_opts, ro, .file_flags = BPF_F_RDONLY);
 	__u32 zero = 0;
-	int fd, err;
+	int fd = bpf_obj_get_opts(path, &ro), err;
 
-	if (access(CAPSICUM_PIN_DIR, F_OK))
+	if (fd < 0)
+		return -errno;
+	err = bpf_map_lookup_elem(fd, &zero, v);
+	close(fd);
+	return err || v->magic != CAPSICUM_STATE_MAGIC ? -EBADMSG : 0;
+}
+
+enum pinned_state pinned_check(struct capsicum_state_version *v, char *why,
+			       size_t len)
+{
+	bool unfinished = false;
+	int err;
+
+	if (access(CAPSICUM_PIN_DIR, F_OK) || dir_empty(CAPSICUM_PIN_DIR))
 		return PINNED_NONE;
-	fd = bpf_obj_get_opts(CAPSICUM_PIN_VERSION, &ro);
-	if (fd < 0) {
+	err = read_stamp(CAPSICUM_PIN_VERSION, v);
+	if (err == -ENOENT && !access(CAPSICUM_PIN_LOADING, F_OK)) {
+		unfinished = true;
+		err = read_stamp(CAPSICUM_PIN_LOADING, v);
+	}
+	if (err && err != -EBADMSG) {
 		snprintf(why, len,
 			 "%s exists but %s cannot be opened (%s): an older "
 			 "or unfinished load",
 			 CAPSICUM_PIN_DIR, CAPSICUM_PIN_VERSION,
-			 strerror(errno));
+			 strerror(-err));
 		return PINNED_UNKNOWN;
 	}
-	err = bpf_map_lookup_elem(fd, &zero, v);
-	close(fd);
-	if (err || v->magic != CAPSICUM_STATE_MAGIC) {
+	if (err) {
 		snprintf(why, len, "%s holds no valid stamp",
-			 CAPSICUM_PIN_VERSION);
+			 unfinished ? CAPSICUM_PIN_LOADING
+				    : CAPSICUM_PIN_VERSION);
 		return PINNED_UNKNOWN;
 	}
 	if (v->abi_version == CAPSICUM_ABI_VERSION &&
 	    v->object_hash == capsicum_object_hash())
-		return PINNED_SAME;
+		return unfinished ? PINNED_UNFINISHED : PINNED_SAME;
 	snprintf(why, len,
-		 "the pinned state was loaded from another build (ABI %u, "
+		 "the pinned state %s from another build (ABI %u, "
 		 "object %016llx; this build: ABI %u, object %016llx)",
+		 unfinished ? "is an unfinished load" : "was loaded",
 		 v->abi_version, (unsigned long long)v->object_hash,
 		 CAPSICUM_ABI_VERSION,
 		 (unsigned long long)capsicum_object_hash());

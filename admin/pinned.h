@@ -11,11 +11,19 @@ enum pinned_state {
 	PINNED_SAME,	/* our own build: re-use */
 	PINNED_OTHER,	/* another build: refuse, or --replace */
 	PINNED_UNKNOWN, /* pins without a readable stamp */
+	/*
+	 * Our build's stamp, still named loading: its loader died (or is
+	 * still running) between its first pin and its last, the rename
+	 * to version. capsicum_load_finish() completes it if it can.
+	 */
+	PINNED_UNFINISHED,
 };
 
 /*
- * Reads the version stamp; *v is filled for PINNED_SAME and PINNED_OTHER,
- * and `why` says what differs for the last two.
+ * Reads the version stamp (or the loading one); *v is filled for
+ * PINNED_SAME, PINNED_OTHER and PINNED_UNFINISHED, and `why` says what
+ * differs for PINNED_OTHER and PINNED_UNKNOWN. An empty pin directory is
+ * PINNED_NONE: a loader killed before its first pin left it.
  */
 enum pinned_state pinned_check(struct capsicum_state_version *v, char *why,
 			       size_t len);

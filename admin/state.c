@@ -37,6 +37,26 @@ static int state_open_how(struct state *s, bool quiet_denied)
 	s->procs = s->fds = s->floors = s->files = s->ioctls = -1;
 	vfd = open_ro(CAPSICUM_PIN_VERSION);
 	if (vfd < 0) {
+		int err = errno;
+
+		if (err == ENOENT && !access(CAPSICUM_PIN_LOADING, F_OK)) {
+			/* Its links may enforce: "not loaded" would lie. */
+			s->unfinished = true;
+			vfd = open_ro(CAPSICUM_PIN_LOADING);
+			if (vfd >= 0 && !lookup(vfd, &zero, &s->version))
+				s->same_build = s->version.object_hash ==
+						capsicum_object_hash();
+			if (vfd >= 0)
+				close(vfd);
+			fprintf(stderr,
+				"capctl: %s is an unfinished load (%s, no "
+				"%s); start capsicumd to complete or refuse "
+				"it\n",
+				CAPSICUM_PIN_DIR, CAPSICUM_PIN_LOADING,
+				CAPSICUM_PIN_VERSION);
+			return CAPCTL_EXIT_VERSION;
+		}
+		errno = err;
 		if (errno == ENOENT) {
 			fprintf(stderr,
 				"capctl: Capsicum is not loaded (no %s; "

@@ -17,6 +17,7 @@
 struct state {
 	struct capsicum_state_version version;
 	bool same_build; /* the stamp matches this capctl's BPF object */
+	bool unfinished; /* the stamp is still pinned as loading */
 	int procs, fds, floors, files, ioctls;
 };
 

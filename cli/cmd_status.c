@@ -74,8 +74,11 @@ int cmd_status(const struct capctl_args *a)
 	if (!a->json) {
 		printf("loaded:   %s\n", loaded ? "yes" : "no");
 		if (loaded)
-			printf("state:    %s build (object %016llx, ABI %u), "
+			printf("state:    %s%s build (object %016llx, ABI %u), "
 			       "loaded by pid %u\n",
+			       s.unfinished ? "UNFINISHED load (no version "
+					      "pin) of "
+					    : "",
 			       s.same_build ? "this" : "ANOTHER",
 			       (unsigned long long)s.version.object_hash,
 			       s.version.abi_version, s.version.loader_pid);
@@ -114,6 +117,7 @@ int cmd_status(const struct capctl_args *a)
 		json_begin_object(&j);
 		json_kv_bool(&j, "loaded", loaded);
 		json_kv_bool(&j, "same_build", loaded && s.same_build);
+		json_kv_bool(&j, "unfinished", s.unfinished);
 		if (loaded) {
 			json_kv_hex(&j, "object_hash", s.version.object_hash);
 			json_kv_uint(&j, "abi_version", s.version.abi_version);

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "counters.h"
 #include "denials.h"
+#include "instance.h"
 #include "load.h"
 #include "log.h"
 #include "notify.h"
@@ -30,6 +31,7 @@
 #include <sys/signalfd.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +43,7 @@ enum {
 	EXIT_KERNEL = 3,  /* the kernel cannot run Capsicum */
 	EXIT_VERSION = 4, /* another build's state is pinned */
 	EXIT_DENIED = 5,  /* not root, or not the loader's binary */
+	EXIT_RUNNING = 6, /* another capsicumd holds the instance lock */
 };
 
 enum action { RUN, LOAD_ONLY, CHECK_ONLY, UNLOAD };
@@ -105,7 +108,8 @@ static void usage(FILE *f)
 		"  --help\n"
 		"\nExit: 0 ok, 1 error, 2 usage, 3 kernel cannot run "
 		"Capsicum,\n"
-		"4 another build's state is pinned, 5 permission denied.\n",
+		"4 another build's state is pinned, 5 permission denied,\n"
+		"6 another capsicumd is running.\n",
 		DEFAULT_RATE);
 }
 
@@ -230,6 +234,91 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return optind == argc ? 0 : -1;
 }
 
+/* The refusal, or with --replace the unload, of a state we cannot use. */
+static int refuse_or_unload(const struct options *o, const char *why)
+{
+	int err;
+
+	if (!o->replace) {
+		log_msg(LOG_ERR, "load",
+			"%s; refusing to mix builds: stop, then run "
+			"'capsicumd --unload' with the binary that "
+			"loaded it, or 'capsicumd --replace' (running "
+			"sandboxes lose their restrictions)",
+			why);
+		return EXIT_VERSION;
+	}
+	log_msg(LOG_WARNING, "load", "%s; replacing it (--replace)", why);
+	err = pinned_unload();
+	if (err) {
+		log_msg(LOG_ERR, "load", "cannot remove the old state: %s%s",
+			strerror(-err),
+			err == -EPERM ? " (only the binary that loaded "
+					"it may; reboot otherwise)"
+				      : "");
+		return err == -EPERM ? EXIT_DENIED : EXIT_ERROR;
+	}
+	return EXIT_OK;
+}
+
+/* Is the loader of v still running (its pid, running its binary)? */
+static bool loader_alive(const struct capsicum_state_version *v)
+{
+	char exe[64];
+	struct stat st;
+
+	snprintf(exe, sizeof(exe), "/proc/%u/exe", v->loader_pid);
+	/* A zombie has no exe: it pins nothing any more. */
+	return !stat(exe, &st) && st.st_ino == v->exe_ino &&
+	       (major(st.st_dev) << 20 | minor(st.st_dev)) == v->exe_dev;
+}
+
+/*
+ * Our build's stamp is pinned as loading: its loader died between its
+ * first pin and its last. If every pin is there, the state is whole and
+ * only its name is missing: complete it, so a restart recovers without
+ * a window. Else some hooks were never pinned: leave what enforces as it
+ * is and say what to do; only --replace unloads it.
+ */
+static int finish_unfinished(const struct options *o,
+			     const struct capsicum_state_version *v)
+{
+	char missing[256], why[512];
+	int n;
+
+	if (loader_alive(v)) {
+		log_msg(LOG_ERR, "load",
+			"a load by pid %u is still pinning under %s; "
+			"start again once it has finished",
+			v->loader_pid, CAPSICUM_PIN_DIR);
+		return EXIT_ERROR;
+	}
+	n = capsicum_load_finish(CAPSICUM_PIN_DIR, missing, sizeof(missing));
+	if (!n) {
+		log_msg(LOG_WARNING, "load",
+			"completed the unfinished load of pid %u under %s "
+			"(it died before its last pin): every program, link "
+			"and map of this build was pinned; re-using it",
+			v->loader_pid, CAPSICUM_PIN_DIR);
+		return EXIT_OK;
+	}
+	if (n < 0) {
+		log_msg(LOG_ERR, "load",
+			"cannot complete the unfinished load of pid %u: %s%s",
+			v->loader_pid, strerror(-n),
+			n == -EPERM ? " (only the binary that loaded it may; "
+				      "it stays as it is)"
+				    : "");
+		return n == -EPERM ? EXIT_DENIED : EXIT_ERROR;
+	}
+	snprintf(why, sizeof(why),
+		 "the unfinished load of pid %u under %s lacks %d of its "
+		 "pins (%s first): some hooks may not be attached, and what "
+		 "is stays enforcing",
+		 v->loader_pid, CAPSICUM_PIN_DIR, n, missing);
+	return refuse_or_unload(o, why);
+}
+
 /* Makes the pinned state this build's: load, re-use, or refuse. */
 static int ensure_state(const struct options *o)
 {
@@ -243,29 +332,17 @@ static int ensure_state(const struct options *o)
 			"re-using the pinned state under %s (loaded by pid %u)",
 			CAPSICUM_PIN_DIR, v.loader_pid);
 		return EXIT_OK;
+	case PINNED_UNFINISHED:
+		err = finish_unfinished(o, &v);
+		/* Unloaded by --replace: load afresh. */
+		if (err != EXIT_OK || !access(CAPSICUM_PIN_VERSION, F_OK))
+			return err;
+		break;
 	case PINNED_OTHER:
 	case PINNED_UNKNOWN:
-		if (!o->replace) {
-			log_msg(LOG_ERR, "load",
-				"%s; refusing to mix builds: stop, then run "
-				"'capsicumd --unload' with the binary that "
-				"loaded it, or 'capsicumd --replace' (running "
-				"sandboxes lose their restrictions)",
-				why);
-			return EXIT_VERSION;
-		}
-		log_msg(LOG_WARNING, "load", "%s; replacing it (--replace)",
-			why);
-		err = pinned_unload();
-		if (err) {
-			log_msg(LOG_ERR, "load",
-				"cannot remove the old state: %s%s",
-				strerror(-err),
-				err == -EPERM ? " (only the binary that loaded "
-						"it may; reboot otherwise)"
-					      : "");
-			return err == -EPERM ? EXIT_DENIED : EXIT_ERROR;
-		}
+		err = refuse_or_unload(o, why);
+		if (err != EXIT_OK)
+			return err;
 		break;
 	case PINNED_NONE:
 		break;
@@ -443,6 +520,19 @@ static void load_log(int priority, const char *msg)
 }
 
 /*
+ * CAPSICUMD_TEST_STOP_BEFORE_VERSION: stop where a SIGKILL leaves an
+ * unfinished load, so a test kills us exactly there (it waits for the
+ * stop with waitpid(WUNTRACED), no sleep). Root alone runs capsicumd, and
+ * could stop it at that point with a debugger just as well.
+ */
+static void stop_before_version(void)
+{
+	log_msg(LOG_WARNING, "load",
+		"test hook: stopping before the version pin");
+	raise(SIGSTOP);
+}
+
+/*
  * Forks; the parent returns only in the child. The parent exits 0 when the
  * child reports readiness, or with the child's exit code if it dies first:
  * an init script learns the outcome without polling.
@@ -479,6 +569,30 @@ static void background(void)
 	exit(EXIT_ERROR);
 }
 
+/*
+ * Held until we exit, before anything touches the pins: a second
+ * capsicumd started meanwhile (by hand, or by an init system racing the
+ * unit) exits at once instead of loading beside us.
+ */
+static int lock_instance(void)
+{
+	pid_t holder;
+	int err = instance_lock(CAPSICUMD_LOCK, &holder);
+
+	if (!err)
+		return EXIT_OK;
+	if (err == -EWOULDBLOCK) {
+		log_msg(LOG_ERR, "daemon",
+			"another capsicumd is running (pid %d holds %s); "
+			"only one may load or serve the pinned state",
+			(int)holder, CAPSICUMD_LOCK);
+		return EXIT_RUNNING;
+	}
+	log_msg(LOG_ERR, "daemon", "cannot lock %s: %s", CAPSICUMD_LOCK,
+		strerror(-err));
+	return EXIT_ERROR;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -496,11 +610,18 @@ int main(int argc, char **argv)
 	}
 	libbpf_set_print(log_libbpf);
 	capsicum_load_set_log(load_log);
+	if (getenv("CAPSICUMD_TEST_STOP_BEFORE_VERSION"))
+		capsicum_load_set_before_version(stop_before_version);
 	if (o.background && o.action == RUN)
 		background();
 	if (geteuid()) {
 		log_msg(LOG_ERR, "daemon", "must run as root");
 		return EXIT_DENIED;
+	}
+	if (o.action != CHECK_ONLY) {
+		ret = lock_instance();
+		if (ret != EXIT_OK)
+			return ret;
 	}
 	if (o.action == UNLOAD) {
 		ret = pinned_unload();

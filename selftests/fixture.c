@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -120,6 +122,54 @@ bool fixture_unload(void)
 	return ASSERT_OK(pinned_unload(), "unload the pinned state") &&
 	       ASSERT_TRUE(fixture_wait_detached(),
 			   "programs detached once unpinned");
+}
+
+int fixture_run(char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return selftest_wait(pid);
+}
+
+bool fixture_capsicumd_unload(void)
+{
+	char *unload[] = { "capsicumd", "--unload", NULL };
+
+	return ASSERT_EQ(fixture_run(unload), 0, "capsicumd --unload") &&
+	       ASSERT_TRUE(fixture_wait_detached(), "programs detached") &&
+	       fixture_loaded();
+}
+
+bool fixture_file_has(const char *path, const char *what)
+{
+	static char text[65536];
+	size_t n = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return strstr(text, what) != NULL;
+}
+
+bool fixture_kill_and_wait(pid_t pid, int sig)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	bool ok;
+
+	if (!ASSERT_OK(pidfd, "pidfd_open"))
+		return false;
+	ok = ASSERT_OK(kill(pid, sig), "kill") &&
+	     ASSERT_EQ(poll(&p, 1, DETACH_WAIT_S * 1000), 1, "process gone");
+	close(pidfd);
+	return ok;
 }
 
 int fixture_scratch_file(const char *content)

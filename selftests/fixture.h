@@ -32,6 +32,18 @@ bool fixture_unload(void);
  * left in the system, false after a bound.
  */
 bool fixture_wait_detached(void);
+/* Runs argv (argv[0] found on PATH); its exit status, or -1. */
+int fixture_run(char *const argv[]);
+/*
+ * The state a test's capsicumd loaded goes back to this binary (root):
+ * `capsicumd --unload` (only the loader's binary may), the programs
+ * detached, and fixture_loaded().
+ */
+bool fixture_capsicumd_unload(void);
+/* Whether the file at path (its first 64 KiB) contains `what`. */
+bool fixture_file_has(const char *path, const char *what);
+/* Sends pid `sig` and waits, through a pidfd and bounded, until it is gone. */
+bool fixture_kill_and_wait(pid_t pid, int sig);
 /*
  * A scratch file, already unlinked, open read-write, holding `content`
  * (NULL: empty) with the offset after it; -1 on failure.

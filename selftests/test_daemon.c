@@ -482,20 +482,6 @@ SELFTEST(daemon_sighup_reopens_the_audit_log)
 	close(in);
 }
 
-/* SIGKILLs pid and waits, through a pidfd, until it is gone. */
-static bool kill_and_wait(pid_t pid)
-{
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	bool ok;
-
-	if (!ASSERT_OK(pidfd, "pidfd_open capsicumd"))
-		return false;
-	ok = ASSERT_OK(kill(pid, SIGKILL), "SIGKILL capsicumd") &&
-	     ASSERT_TRUE(readable(pidfd), "capsicumd gone");
-	close(pidfd);
-	return ok;
-}
-
 SELFTEST(daemon_sigkill_and_restart_lose_no_restriction)
 {
 	char *start[] = { "/etc/init.d/capsicumd", "start", NULL };
@@ -509,7 +495,7 @@ SELFTEST(daemon_sigkill_and_restart_lose_no_restriction)
 	    !sandbox_start(&sb, file, "3=read", NULL))
 		return;
 	ASSERT_EQ(sandbox_write(&sb, 3), ENOTCAPABLE, "denied before");
-	if (!kill_and_wait(old))
+	if (!fixture_kill_and_wait(old, SIGKILL))
 		goto out;
 	/* Enforcement lives in the pinned links: no window. */
 	ASSERT_EQ(sandbox_write(&sb, 3), ENOTCAPABLE, "denied, daemon dead");

@@ -36,18 +36,6 @@ static void collect(int priority, const char *msg)
 	snprintf(said + n, sizeof(said) - n, "%s\n", msg);
 }
 
-/* Runs capsicumd with these arguments; its exit status. */
-static int capsicumd(char *const argv[])
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		execvp("capsicumd", argv);
-		_exit(127);
-	}
-	return selftest_wait(pid);
-}
-
 /* The names under dir other than . and ..; "" if none, NULL if no dir. */
 static const char *listing(const char *dir, char *buf, size_t len)
 {
@@ -64,20 +52,6 @@ static const char *listing(const char *dir, char *buf, size_t len)
 					      n ? " " : "", e->d_name);
 	closedir(d);
 	return buf;
-}
-
-static bool file_has(const char *path, const char *what)
-{
-	static char text[65536];
-	size_t n = 0;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return false;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return strstr(text, what) != NULL;
 }
 
 /*
@@ -150,11 +124,12 @@ SELFTEST(capsicumd_logs_why_a_load_failed)
 	if (!fixture_unload())
 		return;
 	unlink(LOG);
-	ASSERT_EQ(capsicumd(argv), 1, "capsicumd --load fails");
-	ASSERT_TRUE(file_has(LOG, "capsicumd: load: loading the programs "
-				  "failed: "),
+	ASSERT_EQ(fixture_run(argv), 1, "capsicumd --load fails");
+	ASSERT_TRUE(fixture_file_has(LOG,
+				     "capsicumd: load: loading the programs "
+				     "failed: "),
 		    "the log has the loader's own message");
-	ASSERT_TRUE(file_has(LOG, "capsicumd: libbpf: "),
+	ASSERT_TRUE(fixture_file_has(LOG, "capsicumd: libbpf: "),
 		    "and libbpf's reasons");
 	ASSERT_TRUE(fixture_wait_detached(), "nothing attached after it");
 	unlink(LOG);

@@ -12,6 +12,12 @@
 
 /* Read-only (0400 root) pins for capctl, as answers (abi.h) is. */
 #define CAPSICUM_PIN_VERSION CAPSICUM_PIN_DIR "/version"
+/*
+ * The same stamp while a load is pinning: pinned first, renamed to
+ * version last (atomically), so a loader killed half-way leaves a state
+ * that says which build and binary made it (doc/daemon.md, "Pins").
+ */
+#define CAPSICUM_PIN_LOADING CAPSICUM_PIN_DIR "/loading"
 #define CAPSICUM_PIN_PROCS   CAPSICUM_PIN_DIR "/cap_procs"
 #define CAPSICUM_PIN_FDS     CAPSICUM_PIN_DIR "/cap_fds"
 #define CAPSICUM_PIN_FLOORS  CAPSICUM_PIN_DIR "/cap_floors"
