@@ -62,7 +62,7 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	nr = call_of(task, regs);
-	walk = walk_dirfd_need(task, (int)fd);
+	walk = walk_dirfd_need((int)fd);
 	if (nr < 0 && !walk)
 		return 0; /* not a native syscall: the stock hooks decide */
 	n = nr < 0 ? (struct fget_need){}

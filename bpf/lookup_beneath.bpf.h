@@ -56,13 +56,9 @@ int BPF_PROG(capsicum_lookup_beneath, int dfd)
  * CAP_FSTATAT, or the final-object hooks'). 0 when fd is not a walk's
  * starting descriptor, or the walk has no name (AT_EMPTY_PATH).
  */
-static __always_inline __u64 walk_dirfd_need(struct task_struct *task, int fd)
+static __always_inline __u64 walk_dirfd_need(int fd)
 {
-	struct nameidata *nd = task->nameidata;
-
-	if (!nd || nd->dfd != fd)
-		return 0;
-	return walk_name_empty(nd) ? 0 : CAP_LOOKUP;
+	return walk_from(fd) == WALK_NAMED ? CAP_LOOKUP : 0;
 }
 
 #endif

@@ -280,9 +280,7 @@ opt_rule_empty_path(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	bool empty, null_path;
 
 	if (c->fget) {
-		struct nameidata *nd = bpf_get_current_task_btf()->nameidata;
-
-		empty = nd && nd->dfd == c->fd && walk_name_empty(nd);
+		empty = walk_from(c->fd) == WALK_EMPTY;
 		return opt_one(c, fds, empty ? fd_need : rights);
 	}
 	n.fd = (int)regs_arg(c->regs, __builtin_ctz(fds));

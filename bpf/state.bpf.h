@@ -335,6 +335,22 @@ static __always_inline bool walk_name_empty(struct nameidata *nd)
 	return !c;
 }
 
+/* How the current path walk, if any, starts from descriptor fd. */
+enum walk_from {
+	WALK_NOT_FROM, /* no walk, or one that does not start at fd */
+	WALK_EMPTY,    /* it starts at fd with no name (AT_EMPTY_PATH) */
+	WALK_NAMED,    /* it starts at fd and looks a name up */
+};
+
+static __always_inline enum walk_from walk_from(int fd)
+{
+	struct nameidata *nd = bpf_get_current_task_btf()->nameidata;
+
+	if (!nd || nd->dfd != fd)
+		return WALK_NOT_FROM;
+	return walk_name_empty(nd) ? WALK_EMPTY : WALK_NAMED;
+}
+
 static __always_inline __u64 file_gen(struct file *file)
 {
 	__u64 key = (__u64)file;
