@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/capsicum.h>
 #include <sys/types.h>
 
 /* capsicumd's default --uid-quota, which both selftest boots use. */
@@ -74,6 +75,14 @@ int fixture_pdchild_close_release(struct fixture_pdchild *c, pid_t pid);
 int fixture_execveat_true(int dfd, const char *path);
 /* Limits fd to every right except the bits of `right` (CAP_* value). */
 int fixture_limit_all_but(int fd, uint64_t right);
+/* cap_rights_limit(fd) to the rights listed (cap_rights_init's list). */
+#define fixture_limit(fd, ...)                                                 \
+	({                                                                     \
+		cap_rights_t fixture_r_;                                       \
+                                                                               \
+		cap_rights_init(&fixture_r_, __VA_ARGS__);                     \
+		cap_rights_limit((fd), &fixture_r_);                           \
+	})
 
 /* Sends fd over SCM_RIGHTS on sock (one byte with it): 0 or -1. */
 int fixture_send_fd(int sock, int fd);

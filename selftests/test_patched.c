@@ -51,14 +51,6 @@ static int scratch(void)
 	return fixture_scratch_file("0123456789");
 }
 
-static int limit(int fd, uint64_t r1, uint64_t r2, uint64_t r3)
-{
-	cap_rights_t r;
-
-	cap_rights_init(&r, r1, r2, r3);
-	return cap_rights_limit(fd, &r);
-}
-
 SELFTEST(patched_lseek_needs_cap_seek)
 {
 	int full, tell, none;
@@ -67,9 +59,11 @@ SELFTEST(patched_lseek_needs_cap_seek)
 	full = scratch();
 	tell = scratch();
 	none = scratch();
-	if (!ASSERT_OK(limit(full, CAP_READ, CAP_SEEK, 0), "read,seek") ||
-	    !ASSERT_OK(limit(tell, CAP_READ, CAP_SEEK_TELL, 0), "read,tell") ||
-	    !ASSERT_OK(limit(none, CAP_READ, 0, 0), "read"))
+	if (!ASSERT_OK(fixture_limit(full, CAP_READ, CAP_SEEK, 0),
+		       "read,seek") ||
+	    !ASSERT_OK(fixture_limit(tell, CAP_READ, CAP_SEEK_TELL, 0),
+		       "read,tell") ||
+	    !ASSERT_OK(fixture_limit(none, CAP_READ, 0, 0), "read"))
 		return;
 	ASSERT_EQ(lseek(full, 2, SEEK_SET), 2, "lseek with CAP_SEEK");
 	ASSERT_EQ(lseek(tell, 0, SEEK_CUR), 10, "tell with CAP_SEEK_TELL");
@@ -86,8 +80,9 @@ SELFTEST(patched_fsync_needs_cap_fsync)
 	int with = scratch(), without = scratch();
 
 	need_patched();
-	if (!ASSERT_OK(limit(with, CAP_WRITE, CAP_FSYNC, 0), "write,fsync") ||
-	    !ASSERT_OK(limit(without, CAP_WRITE, 0, 0), "write"))
+	if (!ASSERT_OK(fixture_limit(with, CAP_WRITE, CAP_FSYNC, 0),
+		       "write,fsync") ||
+	    !ASSERT_OK(fixture_limit(without, CAP_WRITE, 0, 0), "write"))
 		return;
 	ASSERT_OK(fsync(with), "fsync with CAP_FSYNC");
 	ASSERT_OK(fdatasync(with), "fdatasync with CAP_FSYNC");
@@ -102,8 +97,10 @@ SELFTEST(patched_fchdir_needs_cap_fchdir)
 	int without = open("/tmp", O_RDONLY | O_DIRECTORY);
 
 	need_patched();
-	if (!ASSERT_OK(limit(with, CAP_LOOKUP, CAP_FCHDIR, 0), "fchdir") ||
-	    !ASSERT_OK(limit(without, CAP_LOOKUP, CAP_READ, 0), "lookup"))
+	if (!ASSERT_OK(fixture_limit(with, CAP_LOOKUP, CAP_FCHDIR, 0),
+		       "fchdir") ||
+	    !ASSERT_OK(fixture_limit(without, CAP_LOOKUP, CAP_READ, 0),
+		       "lookup"))
 		return;
 	ASSERT_ERRNO(fchdir(without), ENOTCAPABLE, "fchdir without");
 	ASSERT_OK(fchdir(with), "fchdir with CAP_FCHDIR");
@@ -159,8 +156,9 @@ SELFTEST(patched_poll_and_select_need_cap_event)
 	need_patched();
 	if (!ASSERT_OK(pipe(with), "pipe") || !ASSERT_OK(pipe(without), "pipe"))
 		return;
-	if (!ASSERT_OK(limit(with[0], CAP_READ, CAP_EVENT, 0), "read,event") ||
-	    !ASSERT_OK(limit(without[0], CAP_READ, 0, 0), "read"))
+	if (!ASSERT_OK(fixture_limit(with[0], CAP_READ, CAP_EVENT, 0),
+		       "read,event") ||
+	    !ASSERT_OK(fixture_limit(without[0], CAP_READ, 0, 0), "read"))
 		return;
 	p[0] = (struct pollfd){ .fd = with[0], .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = without[0], .events = POLLIN };
@@ -192,9 +190,11 @@ SELFTEST(patched_epoll_ctl_needs_its_rights)
 	need_patched();
 	if (!ASSERT_OK(pipe(p), "pipe") || !ASSERT_OK(pipe(q), "pipe"))
 		return;
-	if (!ASSERT_OK(limit(ep_no, CAP_EVENT, 0, 0), "epoll fd: event") ||
-	    !ASSERT_OK(limit(q[0], CAP_READ, 0, 0), "q[0]: read") ||
-	    !ASSERT_OK(limit(p[0], CAP_READ, CAP_EVENT, 0), "p[0]: read,event"))
+	if (!ASSERT_OK(fixture_limit(ep_no, CAP_EVENT, 0, 0),
+		       "epoll fd: event") ||
+	    !ASSERT_OK(fixture_limit(q[0], CAP_READ, 0, 0), "q[0]: read") ||
+	    !ASSERT_OK(fixture_limit(p[0], CAP_READ, CAP_EVENT, 0),
+		       "p[0]: read,event"))
 		return;
 	ASSERT_ERRNO(epoll_ctl(ep_no, EPOLL_CTL_ADD, p[0], &ev), ENOTCAPABLE,
 		     "add on an epoll fd without CAP_EPOLL_CTL");
@@ -242,7 +242,7 @@ SELFTEST(patched_setns_needs_cap_setns)
 	int ret;
 
 	need_patched();
-	if (!ASSERT_OK(limit(with, CAP_SETNS, 0, 0), "setns") ||
+	if (!ASSERT_OK(fixture_limit(with, CAP_SETNS, 0, 0), "setns") ||
 	    !ASSERT_OK(fixture_limit_all_but(without, CAP_SETNS), "no setns"))
 		return;
 	ASSERT_ERRNO(setns(without, CLONE_NEWUTS), ENOTCAPABLE,
@@ -267,7 +267,8 @@ SELFTEST(patched_signalfd_update_needs_cap_fsignal)
 	sigaddset(&mask, SIGUSR1);
 	with = signalfd(-1, &mask, 0);
 	without = signalfd(-1, &mask, 0);
-	if (!ASSERT_OK(limit(with, CAP_READ, CAP_FSIGNAL, 0), "fsignal") ||
+	if (!ASSERT_OK(fixture_limit(with, CAP_READ, CAP_FSIGNAL, 0),
+		       "fsignal") ||
 	    !ASSERT_OK(fixture_limit_all_but(without, CAP_FSIGNAL), "none"))
 		return;
 	sigaddset(&mask, SIGUSR2);
@@ -284,7 +285,8 @@ SELFTEST(patched_inotify_rm_watch_needs_cap_inotify_rm)
 	w1 = inotify_add_watch(with, "/tmp", IN_CREATE);
 	w2 = inotify_add_watch(without, "/tmp", IN_CREATE);
 	if (!ASSERT_OK(w1, "watch") || !ASSERT_OK(w2, "watch") ||
-	    !ASSERT_OK(limit(with, CAP_READ, CAP_INOTIFY_RM, 0), "rm") ||
+	    !ASSERT_OK(fixture_limit(with, CAP_READ, CAP_INOTIFY_RM, 0),
+		       "rm") ||
 	    !ASSERT_OK(fixture_limit_all_but(without, CAP_INOTIFY_RM), "no rm"))
 		return;
 	ASSERT_ERRNO(inotify_rm_watch(without, w2), ENOTCAPABLE,
@@ -339,7 +341,7 @@ SELFTEST(patched_process_without_state_is_unchanged)
 			_exit(4);
 		if (self_bits() != 0)
 			_exit(6);
-		if (limit(p[1], CAP_WRITE, 0, 0) ||
+		if (fixture_limit(p[1], CAP_WRITE, 0, 0) ||
 		    self_bits() !=
 			    (CAPSICUM_SELF_STATE | CAPSICUM_SELF_FGET_CHECK))
 			_exit(7);
@@ -356,7 +358,7 @@ SELFTEST(patched_closed_descriptor_is_still_ebadf)
 	int fd = scratch(), gone = scratch();
 
 	need_patched();
-	if (!ASSERT_OK(limit(fd, CAP_READ, 0, 0), "read"))
+	if (!ASSERT_OK(fixture_limit(fd, CAP_READ, 0, 0), "read"))
 		return;
 	close(gone);
 	ASSERT_ERRNO(lseek(gone, 0, SEEK_SET), EBADF, "lseek of a closed fd");
@@ -387,7 +389,8 @@ SELFTEST(patched_race_dup2_never_widens_lseek)
 	r.full = scratch();
 	if (!ASSERT_OK(r.limited, "scratch") || !ASSERT_OK(r.full, "scratch") ||
 	    !ASSERT_EQ(write(r.full, "0123456789", 10), 10, "20 bytes") ||
-	    !ASSERT_OK(limit(r.limited, CAP_READ, CAP_FSTAT, 0), "no seek"))
+	    !ASSERT_OK(fixture_limit(r.limited, CAP_READ, CAP_FSTAT, 0),
+		       "no seek"))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!ASSERT_OK(fixture_dup2_race_start(&r), "dup2 thread"))
@@ -431,8 +434,8 @@ SELFTEST(patched_timerfd_needs_read_and_write)
 		return;
 	w = dup(t);
 	r = dup(t);
-	if (!ASSERT_OK(limit(w, CAP_WRITE, 0, 0), "write only") ||
-	    !ASSERT_OK(limit(r, CAP_READ, 0, 0), "read only"))
+	if (!ASSERT_OK(fixture_limit(w, CAP_WRITE, 0, 0), "write only") ||
+	    !ASSERT_OK(fixture_limit(r, CAP_READ, 0, 0), "read only"))
 		return;
 	ASSERT_OK(timerfd_settime(w, 0, &its, NULL), "settime with write");
 	ASSERT_ERRNO(timerfd_settime(w, 0, &its, &old), ENOTCAPABLE,
@@ -463,8 +466,8 @@ SELFTEST(patched_mq_needs_its_rights)
 	mq_unlink(name);
 	w = dup(q);
 	r = dup(q);
-	if (!ASSERT_OK(limit(w, CAP_WRITE, 0, 0), "write only") ||
-	    !ASSERT_OK(limit(r, CAP_READ, CAP_EVENT, 0), "read, event"))
+	if (!ASSERT_OK(fixture_limit(w, CAP_WRITE, 0, 0), "write only") ||
+	    !ASSERT_OK(fixture_limit(r, CAP_READ, CAP_EVENT, 0), "read, event"))
 		return;
 	ASSERT_OK(mq_send(w, "x", 1, 0), "send with write");
 	ASSERT_ERRNO(mq_send(r, "y", 1, 0), ENOTCAPABLE, "send without write");
@@ -489,7 +492,8 @@ SELFTEST(patched_epoll_wait_needs_cap_event)
 	if (!ASSERT_OK(ep, "epoll"))
 		return;
 	no = dup(ep);
-	if (!ASSERT_OK(limit(no, CAP_EPOLL_CTL, 0, 0), "epoll_ctl only"))
+	if (!ASSERT_OK(fixture_limit(no, CAP_EPOLL_CTL, 0, 0),
+		       "epoll_ctl only"))
 		return;
 	ASSERT_EQ(epoll_wait(ep, &ev, 1, 0), 0, "epoll_wait with CAP_EVENT");
 	ASSERT_ERRNO(epoll_wait(no, &ev, 1, 0), ENOTCAPABLE,
@@ -520,11 +524,11 @@ SELFTEST(patched_faccessat_needs_cap_fstatat)
 	bare = open(f, O_RDONLY);
 	if (!ASSERT_TRUE(file >= 0 && with >= 0 && without >= 0 && bare >= 0,
 			 "open") ||
-	    !ASSERT_OK(limit(with, CAP_FSTATAT, 0, 0), "fstatat") ||
-	    !ASSERT_OK(limit(without, CAP_LOOKUP, CAP_READ, 0),
+	    !ASSERT_OK(fixture_limit(with, CAP_FSTATAT, 0, 0), "fstatat") ||
+	    !ASSERT_OK(fixture_limit(without, CAP_LOOKUP, CAP_READ, 0),
 		       "lookup,read") ||
-	    !ASSERT_OK(limit(file, CAP_FSTAT, 0, 0), "fstat") ||
-	    !ASSERT_OK(limit(bare, CAP_READ, 0, 0), "read"))
+	    !ASSERT_OK(fixture_limit(file, CAP_FSTAT, 0, 0), "fstat") ||
+	    !ASSERT_OK(fixture_limit(bare, CAP_READ, 0, 0), "read"))
 		return;
 	ASSERT_OK(faccessat(with, "f", R_OK, 0), "with CAP_FSTATAT");
 	ASSERT_ERRNO(faccessat(with, "missing", F_OK, 0), ENOENT,

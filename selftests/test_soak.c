@@ -73,14 +73,6 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int limit(int fd, uint64_t r1, uint64_t r2)
-{
-	cap_rights_t r;
-
-	cap_rights_init(&r, r1, r2);
-	return cap_rights_limit(fd, &r);
-}
-
 /* Whether fd reads and refuses writes with ENOTCAPABLE. */
 static bool read_only(int fd)
 {
@@ -203,7 +195,7 @@ static bool step_passing(int fd, const int sv[2], unsigned long i,
 {
 	int d = dup(fd), got;
 
-	FAIL_IF(d < 0 || limit(d, CAP_READ, CAP_SEEK), "limit a dup");
+	FAIL_IF(d < 0 || fixture_limit(d, CAP_READ, CAP_SEEK), "limit a dup");
 	got = fixture_pass_over(sv, d);
 	close(d);
 	FAIL_IF(got < 0 || !read_only(got),
@@ -215,7 +207,7 @@ static bool step_passing(int fd, const int sv[2], unsigned long i,
 		int status;
 
 		d = dup(fd);
-		FAIL_IF(d < 0 || limit(d, CAP_READ, CAP_SEEK),
+		FAIL_IF(d < 0 || fixture_limit(d, CAP_READ, CAP_SEEK),
 			"limit for exec");
 		pid = fork();
 		if (pid == 0) {
@@ -241,7 +233,7 @@ static void worker(enum soak_kind k, double end, int out)
 	bool ok = fd >= 0;
 
 	if (ok && k == SOAK_LIMITS)
-		ok = !limit(fd, CAP_READ, CAP_SEEK);
+		ok = !fixture_limit(fd, CAP_READ, CAP_SEEK);
 	if (ok && k == SOAK_CAPMODE) {
 		int w = -1;
 
