@@ -42,9 +42,16 @@
 /* daemon/query_server.h's QUERY_MAX_CLIENTS, which capsicumd(8) states. */
 #define QUERY_MAX_CLIENTS_DOC 16
 #define QUERY_MAX_PER_UID_DOC 4
-/* Denials tried, and polls of the log 0.5 s apart for each. */
-#define AUDIT_TRIES 8
-#define AUDIT_POLLS 8
+/*
+ * Denials tried, and polls of the log for each, AUDIT_POLL_MS apart. A
+ * bound, not a synchronisation: after the root suite's floods (the dup2
+ * races refuse thousands of writes) capsicumd on a loaded TCG guest may
+ * take a minute to write its backlog, one flushed line at a time, and
+ * each poll has it scan megabytes of log besides.
+ */
+#define AUDIT_TRIES   8
+#define AUDIT_POLLS   16
+#define AUDIT_POLL_MS 1000
 #define WAIT_MS	    60000 /* TCG is slow; a bound, not a synchronisation */
 #define PROG_PIN    CAPSICUM_PIN_DIR "/prog_capsicum_prctl"
 #define LINK_PIN    CAPSICUM_PIN_DIR "/link_capsicum_prctl"
@@ -1230,7 +1237,7 @@ static pid_t audit_denial_shown(const char *comm)
 		for (int i = 0; i < AUDIT_POLLS; i++) {
 			if (audit_lines_with(want) > 0)
 				return pid;
-			poll(NULL, 0, 500);
+			poll(NULL, 0, AUDIT_POLL_MS);
 		}
 	}
 	return -1;
@@ -1264,7 +1271,7 @@ static bool audit_follow_shows(const char *comm)
 			ssize_t got;
 			char *line, *nl;
 
-			if (poll(&p, 1, 500) != 1)
+			if (poll(&p, 1, AUDIT_POLL_MS) != 1)
 				continue;
 			got = read(out, buf + n, sizeof(buf) - 1 - n);
 			if (got <= 0) {
