@@ -52,9 +52,9 @@
 #define AUDIT_TRIES   8
 #define AUDIT_POLLS   16
 #define AUDIT_POLL_MS 1000
-#define WAIT_MS	    60000 /* TCG is slow; a bound, not a synchronisation */
-#define PROG_PIN    CAPSICUM_PIN_DIR "/prog_capsicum_prctl"
-#define LINK_PIN    CAPSICUM_PIN_DIR "/link_capsicum_prctl"
+#define WAIT_MS	      60000 /* TCG is slow; a bound, not a synchronisation */
+#define PROG_PIN      CAPSICUM_PIN_DIR "/prog_capsicum_prctl"
+#define LINK_PIN      CAPSICUM_PIN_DIR "/link_capsicum_prctl"
 
 /* Skips unless root and capsicumd runs; returns its pid. */
 static pid_t need_daemon(void)
