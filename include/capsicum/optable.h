@@ -220,8 +220,7 @@ enum opt_rule {
 	  OPT_YES, "")                                                         \
 	X(fcntl, 72, 55, OPT_ARG(0), CAP_FCNTL, fcntl_cmd, OPT_YES, "",        \
 	  OPT_YES, "")                                                         \
-	X(flock, 73, 143, OPT_ARG(0), CAP_FLOCK, none, OPT_YES, "", OPT_YES,   \
-	  "")
+	X(flock, 73, 143, OPT_ARG(0), CAP_FLOCK, none, OPT_YES, "", OPT_YES, "")
 
 /*
  * Attributes: bpf/hooks_file.bpf.h (attr_need_of, for the hooks that see
