@@ -110,8 +110,6 @@ static bool attach_func(const char *sec, char *buf, size_t size)
 		      { "fentry/", "" },
 		      { "fexit/", "" } };
 
-	if (*sec == '?')
-		sec++;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		size_t n = strlen(kinds[i].kind);
 
@@ -126,8 +124,11 @@ bool capsicum_prog_absent(const struct btf *btf, const struct bpf_program *prog)
 {
 	const char *name = bpf_program__name(prog);
 	const char *sec = bpf_program__section_name(prog);
-	/* libbpf drops the '?' and leaves the program not to be loaded. */
-	bool optional = *sec == '?' || !bpf_program__autoload(prog);
+	/*
+	 * libbpf drops a section's '?' and marks the program not to be
+	 * loaded: that mark is what says it is optional.
+	 */
+	bool optional = !bpf_program__autoload(prog);
 	char func[128];
 
 	for (size_t i = 0;
