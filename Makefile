@@ -280,6 +280,18 @@ $(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $(<:.bpf.o=_bpf)) >$@.tmp
 	mv $@.tmp $@
 
+# The object's hash for the version stamp, so that what only reads the
+# pinned state (capctl) need not carry the object (admin/object_hash.c).
+OBJECT_HASH_TOOL := $(O)/scripts/object_hash
+$(OBJECT_HASH_TOOL): scripts/object_hash.c | $(O)/scripts
+	$(CC) $(CFLAGS) -o $@ $<
+
+$(O)/bpf/capsicum_object_hash.h: $(O)/bpf/capsicum.bpf.o $(OBJECT_HASH_TOOL)
+	$(OBJECT_HASH_TOOL) $< CAPSICUM_OBJECT_HASH >$@.tmp
+	mv $@.tmp $@
+
+$(O)/admin/object_hash.o: $(O)/bpf/capsicum_object_hash.h
+
 # --- capsicumd ---------------------------------------------------------------
 $(O)/daemon/%.o: daemon/%.c | $(O)/daemon $(SKELS)
 	$(CC) $(CFLAGS) -Iadmin -c $< -o $@
@@ -301,8 +313,12 @@ $(RIGHTS_TABLE): tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv | $(O
 	sh tests/gen_rights_table.sh tests/data/freebsd14-rights.tsv >$@.tmp
 	mv $@.tmp $@
 
+# A unit test names the component it tests in its includes ("cli/args.h"),
+# from the tree's root; only the admin library's directory is a path.
 $(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
-	$(CC) $(CFLAGS) -I$(O)/tests -Iadmin -Icli -Idaemon -Iselftests -Icasper -c $< -o $@
+	$(CC) $(CFLAGS) -I. -I$(O)/tests -Iadmin -c $< -o $@
+
+$(O)/tests/test_object_hash.o: $(O)/bpf/capsicum_object_hash.h $(O)/bpf/capsicum.skel.h
 
 $(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCASPER_A) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lcriterion
@@ -328,8 +344,8 @@ FUZZ_PARSE := $(O)/tests/fuzz/fuzz_parse
 FUZZ_PARSE_SRCS := tests/fuzz/fuzz_parse.c cli/args.c cli/json.c \
 	$(filter-out daemon/capsicumd.c,$(DAEMON_SRCS)) $(ADMIN_SRCS) $(LIB_SRCS)
 FUZZ_CASPER := $(O)/tests/fuzz/fuzz_casper_msg
-FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(REPRO) -Iinclude -I$(O)/bpf -Iadmin -Icli \
-	-Idaemon -Icasper -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(REPRO) -I. -Iinclude -I$(O)/bpf -Iadmin \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 $(FUZZ_PARSE): $(FUZZ_PARSE_SRCS) daemon/capsicumd.c $(SKELS) | $(O)/tests/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_PARSE_SRCS) -lbpf -lelf -lz
@@ -456,7 +472,7 @@ vmlinux:
 	scripts/vmlinux-h.sh $(if $(wildcard $(KERNEL)),$(KERNEL),$(O)/kernels/$(KERNEL)/vmlinuz) vmlinux/vmlinux.h
 
 $(O)/lib $(O)/admin $(O)/bpf $(O)/daemon $(O)/cli $(O)/tests $(O)/selftests $(O)/selftests/vm $(O)/vm \
-		$(O)/bench $(O)/selftests/programs $(O)/casper $(O)/tests/fuzz:
+		$(O)/bench $(O)/selftests/programs $(O)/casper $(O)/tests/fuzz $(O)/scripts:
 	mkdir -p $@
 
 # Keep the downloaded kernels and apt state: `make deps` is slow to redo.

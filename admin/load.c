@@ -158,19 +158,6 @@ static void skip_absent(struct capsicum_bpf *skel, const struct btf *btf)
 					  !capsicum_prog_absent(btf, prog));
 }
 
-uint64_t capsicum_object_hash(void)
-{
-	size_t n;
-	const unsigned char *p = capsicum_bpf__elf_bytes(&n);
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64 */
-
-	while (n--) {
-		h ^= *p++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 /* The kernel's dev_t of a stat result: major in 12 bits above 20 minor. */
 static uint32_t kernel_dev(dev_t dev)
 {

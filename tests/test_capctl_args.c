@@ -5,7 +5,7 @@
 
 #include <criterion/criterion.h>
 
-#include "args.h"
+#include "cli/args.h"
 
 static int parse(struct capctl_args *a, char *err, int argc, char **argv)
 {

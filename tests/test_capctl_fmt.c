@@ -5,9 +5,9 @@
 
 #include <criterion/criterion.h>
 
-#include "audit_line.h"
-#include "fmt.h"
-#include "ratelimit.h"
+#include "admin/audit_line.h"
+#include "cli/fmt.h"
+#include "daemon/ratelimit.h"
 
 Test(capctl_fmt, rights_names)
 {

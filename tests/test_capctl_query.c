@@ -4,8 +4,8 @@
  * check, the /proc/PID/status ids, the visibility rule and the walk of an
  * fds answer, on good and hostile input.
  */
-#include "audit_line.h"
-#include "query.h"
+#include "admin/audit_line.h"
+#include "admin/query.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>

@@ -9,7 +9,7 @@
 
 #include <criterion/criterion.h>
 
-#include "resolve.h"
+#include "admin/resolve.h"
 
 /* One process's tables, small enough to write out by hand. */
 struct fake {

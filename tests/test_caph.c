@@ -25,7 +25,7 @@
 
 #include <capsicum_helpers.h>
 
-#include "../lib/capmode.h"
+#include "lib/capmode.h"
 
 /* A descriptor number nobody has open. */
 static int closed_fd(void)

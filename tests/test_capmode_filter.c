@@ -39,7 +39,7 @@
 
 #include <sys/capsicum.h>
 
-#include "../lib/capmode.h"
+#include "lib/capmode.h"
 
 #define R_ALLOW	   SECCOMP_RET_ALLOW
 #define R_ECAPMODE (SECCOMP_RET_ERRNO | ECAPMODE)

@@ -13,7 +13,7 @@
 #include <libcasper.h>
 #include <sys/capsicum.h>
 
-#include "casper.h"
+#include "casper/casper.h"
 
 Test(casper_core, service_names_narrow)
 {

@@ -18,7 +18,7 @@
 #include <libcasper.h>
 #include <sys/capsicum.h>
 
-#include "dns_proto.h"
+#include "casper/dns_proto.h"
 
 static cap_channel_t *dns_open(void)
 {

@@ -24,7 +24,7 @@
 #include <casper/cap_fileargs.h>
 #include <libcasper.h>
 
-#include "fileargs_proto.h"
+#include "casper/fileargs_proto.h"
 
 static char dir[] = "/tmp/casper-fa-XXXXXX";
 static char a[PATH_MAX], b[PATH_MAX];

@@ -15,7 +15,7 @@
 #include <libcasper.h>
 #include <sys/capsicum.h>
 
-#include "grp_proto.h"
+#include "casper/grp_proto.h"
 
 static cap_channel_t *grp_open(void)
 {

@@ -11,7 +11,7 @@
 
 #include <criterion/criterion.h>
 
-#include "msg.h"
+#include "casper/msg.h"
 
 static struct msg *roundtrip(const struct msg *m)
 {

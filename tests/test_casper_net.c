@@ -18,7 +18,7 @@
 #include <libcasper.h>
 #include <sys/capsicum.h>
 
-#include "net_proto.h"
+#include "casper/net_proto.h"
 
 static cap_channel_t *net_open(void)
 {

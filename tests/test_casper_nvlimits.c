@@ -26,11 +26,11 @@
 #include <sys/capsicum.h>
 #include <sys/nv.h>
 
-#include "dblimits.h"
-#include "dns_proto.h"
-#include "fileargs_proto.h"
-#include "nvlimits.h"
-#include "pwd_proto.h"
+#include "casper/dblimits.h"
+#include "casper/dns_proto.h"
+#include "casper/fileargs_proto.h"
+#include "casper/nvlimits.h"
+#include "casper/pwd_proto.h"
 
 static cap_channel_t *open_service(const char *name)
 {

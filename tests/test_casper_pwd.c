@@ -14,7 +14,7 @@
 #include <libcasper.h>
 #include <sys/capsicum.h>
 
-#include "pwd_proto.h"
+#include "casper/pwd_proto.h"
 
 static cap_channel_t *pwd_open(void)
 {

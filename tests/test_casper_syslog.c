@@ -16,7 +16,7 @@
 #include <casper/cap_syslog.h>
 #include <libcasper.h>
 
-#include "syslog_proto.h"
+#include "casper/syslog_proto.h"
 
 Test(casper_syslog, perror_reaches_our_stderr)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capsicumd's log: libbpf's multi-line messages arrive whole, line by line. */
 #define _GNU_SOURCE
-#include "log.h"
+#include "daemon/log.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

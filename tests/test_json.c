@@ -6,7 +6,7 @@
 
 #include <criterion/criterion.h>
 
-#include "json.h"
+#include "cli/json.h"
 
 /* Runs fn on a memory stream and returns what it wrote (to free). */
 static char *render(void (*fn)(struct json *))

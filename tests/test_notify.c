@@ -5,7 +5,7 @@
  * nothing when $NOTIFY_SOCKET is unset.
  */
 #define _GNU_SOURCE
-#include "notify.h"
+#include "daemon/notify.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>

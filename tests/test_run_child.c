@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The selftest runner's child: exit codes passed on, a hung one killed. */
 #define _GNU_SOURCE
-#include "run_child.h"
+#include "selftests/run_child.h"
 
 #include <criterion/criterion.h>
 #include <signal.h>

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msg.h"
+#include "casper/msg.h"
 
 #define PROPERTY(cond)                                                         \
 	do {                                                                   \

@@ -16,12 +16,12 @@
 
 /* capsicumd's parse_options() is static: take the file whole. */
 #define main capsicumd_main
-#include "../../daemon/capsicumd.c"
+#include "daemon/capsicumd.c"
 #undef main
 
-#include "args.h"
-#include "audit_line.h"
-#include "json.h"
+#include "cli/args.h"
+#include "admin/audit_line.h"
+#include "cli/json.h"
 
 #include <capsicum/rights_names.h>
 
