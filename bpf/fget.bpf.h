@@ -17,7 +17,7 @@
 
 #include "lookup_beneath.bpf.h"
 #include "optable.bpf.h"
-#include "state.bpf.h"
+#include "table.bpf.h"
 
 extern void bpf_task_fget_check_enable(struct task_struct *task) __ksym __weak;
 

@@ -15,7 +15,8 @@
 #define CAPSICUM_HOOKS_AT_BPF_H
 
 #include "beneath.bpf.h"
-#include "control.bpf.h"
+#include "exec.bpf.h"
+#include "table.bpf.h"
 #include "syscalls_at.bpf.h"
 
 #define S_IFDIR 0040000
@@ -177,23 +178,8 @@ static __always_inline int derive_floor(struct capsicum_proc *p,
  * A floor keeps no ioctl list, so a file opened through a directory
  * descriptor with one gets a floor that allows no ioctl. Its new
  * descriptor gets the list once it has a number, at openat's exit
- * (track.bpf.h: ioctls_inherit), from the directory descriptor this
- * records, if it still holds the same directory then.
- */
-struct ioctls_pending {
-	__u64 file; /* the file being opened; 0: nothing pending */
-	__u64 dir;  /* the struct file the dirfd held at file_open */
-	__s32 dirfd;
-	__u32 pad;
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct ioctls_pending);
-} ioctls_pending SEC(".maps");
-
-/*
+ * (track.bpf.h: ioctls_inherit), from the directory descriptor recorded
+ * in ioctls_pending (maps.bpf.h), if it still holds the same directory.
  * Every openat's file_open comes here, so a record left by an open that
  * failed later never stands for another file that reuses the address.
  */
@@ -219,46 +205,6 @@ static __always_inline void ioctls_pend(struct file *file, const struct held *h,
 	x->dir = (__u64)fd_file(h->fd);
 	x->dirfd = h->fd;
 	x->file = (__u64)file;
-}
-
-/*
- * An exec in capability mode, per thread: the program bprm_check_security
- * let through, and how many times the ELF loader has read it since.
- */
-struct exec_state {
-	__u64 file; /* bprm->file; 0 outside the ELF loader */
-	__u32 reads;
-	__u32 pad;
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct exec_state);
-} exec_states SEC(".maps");
-
-/* A new exec starts (track.bpf.h): nothing of an earlier one counts. */
-static __always_inline void exec_state_reset(void)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct exec_state *x;
-
-	if (!live_tables || !task->bpf_storage)
-		return;
-	x = bpf_task_storage_get(&exec_states, task, 0, 0);
-	if (x)
-		x->file = 0;
-}
-
-static __always_inline struct exec_state *exec_state_of(void)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct exec_state *x;
-
-	if (!task->bpf_storage)
-		return NULL;
-	x = bpf_task_storage_get(&exec_states, task, 0, 0);
-	return x && x->file ? x : NULL;
 }
 
 static __noinline int file_open_check(struct file *file)
@@ -578,56 +524,6 @@ static __always_inline int exec_at_check(struct capsicum_proc *p, long nr,
 		return at_check(p, at_cwd(), file->f_path.dentry,
 				file->f_path.mnt);
 	return nr == NR_UNKNOWN ? unknown_refuse(p, CAPSICUM_HOOK_EXEC) : 0;
-}
-
-#define ELF_MAGIC 0x464c457f /* "\x7fELF", little-endian */
-
-/*
- * An interpreter is looked up by the path the program names: its first
- * line (binfmt_script), a binfmt_misc rule, or an ELF PT_INTERP. FreeBSD's
- * namei refuses that lookup in capability mode; here the lookup must not
- * even start, or ENOENT against EACCES would tell which paths exist. So
- * in capability mode only an ELF program runs, and the ELF loader may
- * read it once after this hook, for its program headers: the read that
- * would fetch an interpreter's name is refused (exec_read_check). A
- * statically linked program never makes it.
- */
-SEC("lsm/bprm_check_security")
-int BPF_PROG(capsicum_bprm_check, struct linux_binprm *bprm)
-{
-	struct capsicum_proc *p = current_proc();
-	struct exec_state *x;
-	__u32 magic;
-
-	if (!p || !in_capmode(p))
-		return 0;
-	__builtin_memcpy(&magic, bprm->buf, sizeof(magic));
-	if (bprm->interp != bprm->filename || magic != ELF_MAGIC)
-		return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);
-	x = bpf_task_storage_get(&exec_states, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!x)
-		return -ENOMEM;
-	x->file = (__u64)bprm->file;
-	x->reads = 0;
-	return 0;
-}
-
-/* A read of the program while a capability-mode exec loads it. */
-static __noinline int exec_read_check(struct file *file)
-{
-	struct capsicum_proc *p = current_proc();
-	struct exec_state *x;
-
-	if (!p || !in_capmode(p))
-		return 0;
-	x = exec_state_of();
-	if (!x || x->file != (__u64)file)
-		return 0;
-	/* The thread's own state: no other thread writes it. */
-	if (x->reads++ < 1)
-		return 0; /* the program headers */
-	return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);
 }
 
 #endif

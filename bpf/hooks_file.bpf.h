@@ -12,9 +12,6 @@
 #include "sigio.bpf.h"
 #include "syscalls.bpf.h"
 
-/* Set by the loader: inode_setattr gained an idmap argument in 6.3. */
-const volatile bool setattr_has_idmap;
-
 /*
  * The hottest hook: every read and write. Before the table lookup (a
  * helper call), the file's low may already allow it (state.bpf.h).

@@ -9,19 +9,10 @@
 #ifndef CAPSICUM_HOOKS_SOCK_BPF_H
 #define CAPSICUM_HOOKS_SOCK_BPF_H
 
-#include "control.bpf.h"
+#include "table.bpf.h"
 #include "optable.bpf.h"
 
 #define MAX_CMSGS 8
-
-/* Rights of descriptors in flight over SCM_RIGHTS, by struct file. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, struct capsicum_fd_rights);
-} inflight SEC(".maps");
 
 struct scm_scan {
 	struct capsicum_proc *p;
@@ -223,7 +214,7 @@ static __always_inline struct opt_need sock_need_of(__u64 as, bool named)
 		CAPSICUM_OPS_SOCK(OPT_STOCK_CASE)
 	}
 	return (struct opt_need){
-		.fd = nr == NR_UNKNOWN ? -1 : (int)regs->di,
+		.fd = nr == NR_UNKNOWN ? -1 : (int)SYS_ARG1(regs),
 		.need = opt_rule_msg_dest(&c, -1, OPT_NOFD, as).need
 	};
 }
@@ -282,22 +273,6 @@ int BPF_PROG(capsicum_socket_listen, struct socket *sock)
 {
 	return sock_require(sock, CAP_LISTEN);
 }
-
-/*
- * The listener's rights as socket_accept saw them, and the new socket
- * they are for, by thread (track.bpf.h).
- */
-struct accepting {
-	struct held held;
-	__u64 newsock; /* struct socket * */
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, struct accepting);
-} accepting SEC(".maps");
 
 SEC("lsm/socket_accept")
 int BPF_PROG(capsicum_socket_accept, struct socket *sock,

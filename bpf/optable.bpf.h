@@ -112,7 +112,7 @@ static __always_inline struct opt_need
 opt_rule_offset_ptr(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 {
 	return opt_one(c, fds,
-		       rights | ((long)c->regs->r10 != -1 ? CAP_SEEK : 0));
+		       rights | ((long)SYS_ARG4(c->regs) != -1 ? CAP_SEEK : 0));
 }
 
 /* lseek(fd, offset, whence): asking where it is, not moving it. */
@@ -120,7 +120,8 @@ static __always_inline struct opt_need
 opt_rule_lseek_whence(const struct opt_call *c, long nr, __u32 fds,
 		      __u64 rights)
 {
-	bool tell = (int)c->regs->dx == SEEK_CUR && c->regs->si == 0;
+	bool tell =
+		(int)SYS_ARG3(c->regs) == SEEK_CUR && SYS_ARG2(c->regs) == 0;
 
 	return opt_one(c, fds, tell ? CAP_SEEK_TELL : rights);
 }
@@ -129,7 +130,7 @@ opt_rule_lseek_whence(const struct opt_call *c, long nr, __u32 fds,
 static __always_inline struct opt_need
 opt_rule_old_value(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 {
-	return opt_one(c, fds, rights | (c->regs->r10 ? CAP_READ : 0));
+	return opt_one(c, fds, rights | (SYS_ARG4(c->regs) ? CAP_READ : 0));
 }
 
 /*
@@ -139,7 +140,7 @@ opt_rule_old_value(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
  */
 static __always_inline unsigned int opt_cmd(const struct opt_call *c, long nr)
 {
-	return nr < 0 ? c->cmd : (unsigned int)c->regs->si;
+	return nr < 0 ? c->cmd : (unsigned int)SYS_ARG2(c->regs);
 }
 
 /*
@@ -248,11 +249,11 @@ static __always_inline unsigned long opt_at_flags(const struct opt_call *c,
 {
 	switch (nr) {
 	case NR_statx: /* (dfd, path, flags, mask, buf) */
-		return c->regs->dx;
+		return SYS_ARG3(c->regs);
 	case NR_execveat: /* (dfd, path, argv, envp, flags) */
-		return c->regs->r8;
+		return SYS_ARG5(c->regs);
 	default: /* newfstatat, utimensat, faccessat2: (dfd, path, x, flags) */
-		return c->regs->r10;
+		return SYS_ARG4(c->regs);
 	}
 }
 
@@ -284,7 +285,8 @@ opt_rule_empty_path(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 		return opt_one(c, fds, empty ? fd_need : rights);
 	}
 	n.fd = (int)regs_arg(c->regs, __builtin_ctz(fds));
-	null_path = (nr == NR_utimensat || nr == NR_futimesat) && !c->regs->si;
+	null_path = (nr == NR_utimensat || nr == NR_futimesat) &&
+		    !SYS_ARG2(c->regs);
 	if (nr == NR_utimensat || nr == NR_futimesat)
 		empty = null_path;
 	else
@@ -322,7 +324,7 @@ opt_rule_lookup_path(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 static __always_inline struct opt_need
 opt_rule_mknod_mode(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 {
-	bool fifo = ((__u32)c->regs->dx & S_IFMT) == S_IFIFO;
+	bool fifo = ((__u32)SYS_ARG3(c->regs) & S_IFMT) == S_IFIFO;
 
 	return opt_one(c, fds, rights | (fifo ? CAP_MKFIFOAT : CAP_MKNODAT));
 }
@@ -402,9 +404,9 @@ opt_rule_open_flags(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	}
 	if (nr == NR_openat2) /* struct open_how starts with the flags */
 		bpf_probe_read_user(&flags, sizeof(flags),
-				    (const void *)c->regs->dx);
+				    (const void *)SYS_ARG3(c->regs));
 	else
-		flags = c->regs->dx;
+		flags = SYS_ARG3(c->regs);
 	return opt_one(c, fds, open_need(rights, flags) | CAP_CREATE);
 }
 
@@ -426,25 +428,25 @@ static __always_inline struct opt_ends opt_ends_of(const struct opt_call *c,
 
 	switch (nr) {
 	case NR_sendfile: /* (out_fd, in_fd, *offset, count) */
-		e.out = (int)r->di;
-		e.in = (int)r->si;
-		e.in_seek = r->dx;
+		e.out = (int)SYS_ARG1(r);
+		e.in = (int)SYS_ARG2(r);
+		e.in_seek = SYS_ARG3(r);
 		break;
 	case NR_tee: /* (fd_in, fd_out, len, flags) */
-		e.in = (int)r->di;
-		e.out = (int)r->si;
+		e.in = (int)SYS_ARG1(r);
+		e.out = (int)SYS_ARG2(r);
 		break;
 	case NR_vmsplice: /* into a pipe's write end, out of its read end */
 		if (c->file && (c->file->f_mode & FMODE_WRITE))
-			e.out = (int)r->di;
+			e.out = (int)SYS_ARG1(r);
 		else
-			e.in = (int)r->di;
+			e.in = (int)SYS_ARG1(r);
 		break;
 	default: /* splice, copy_file_range: (fd_in, *off_in, fd_out, ...) */
-		e.in = (int)r->di;
-		e.in_seek = r->si;
-		e.out = (int)r->dx;
-		e.out_seek = r->r10;
+		e.in = (int)SYS_ARG1(r);
+		e.in_seek = SYS_ARG2(r);
+		e.out = (int)SYS_ARG3(r);
+		e.out_seek = SYS_ARG4(r);
 	}
 	return e;
 }
@@ -488,9 +490,9 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	const struct pt_regs *r = c->regs;
 	struct opt_need n = { .fd = c->fd };
 
-	if ((int)r->di == c->fd)
+	if ((int)SYS_ARG1(r) == c->fd)
 		n.need |= rights & ~OPT_BITS(CAP_EVENT);
-	if ((int)r->dx == c->fd && (int)r->si != EPOLL_CTL_DEL)
+	if ((int)SYS_ARG3(r) == c->fd && (int)SYS_ARG2(r) != EPOLL_CTL_DEL)
 		n.need |= rights & ~OPT_BITS(CAP_EPOLL_CTL);
 	return n;
 }

@@ -22,36 +22,6 @@
 #include "state.bpf.h"
 #include <capsicum/pins.h>
 
-/* Directories from the pin directory up to / (five for the default). */
-#define PROTECT_PATH_MAX 8
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 256);
-	__type(key, struct capsicum_protected_key);
-	__type(value, __u8);
-} cap_protected SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct capsicum_state_version);
-} version SEC(".maps");
-
-/* Written by the loader through the mmapped bss before attach. */
-bool protect_on;
-__u64 protect_exe_ino;
-__u32 protect_exe_dev;
-__u64 protect_dir_ino;
-__u32 protect_dir_dev;
-/* The pin path, [0] the pin directory itself; the loader's mount ns. */
-__u64 protect_path_ino[PROTECT_PATH_MAX];
-__u32 protect_path_dev[PROTECT_PATH_MAX];
-__u32 protect_path_len;
-__u32 protect_mnt_ns;
-__u64 protect_denied;
-
 static __always_inline bool is_protected(__u32 kind, __u32 id)
 {
 	struct capsicum_protected_key k = { .kind = kind, .id = id };

@@ -10,7 +10,7 @@
 #ifndef CAPSICUM_TRACK_BPF_H
 #define CAPSICUM_TRACK_BPF_H
 
-#include "control.bpf.h"
+#include "table.bpf.h"
 #include "hooks_at.bpf.h"
 #include "hooks_sock.bpf.h"
 #include "syscalls.bpf.h"
@@ -125,9 +125,40 @@ static __noinline int dup_exit_body(int oldfd, long ret)
 	return 0;
 }
 
-#define dup_exit(regs, ret) GATED(dup_exit_body, (int)(regs)->di, ret)
-/* i386 syscalls pass their arguments in bx, cx, dx, si, di, bp. */
-#define dup_exit_ia32(regs, ret) GATED(dup_exit_body, (int)(regs)->bx, ret)
+/*
+ * A syscall's exit programs, from one body for both ABIs: NAME's program
+ * on fexit/TARGET runs BODY(ARG, regs, ret), where ARG(regs, n) reads
+ * argument n (from 1) the way that ABI passes it. The i386 ones (int
+ * $0x80) are optional, loaded where the kernel has them: without them,
+ * an i386 dup, close or O_PATH open would leave entries behind that a
+ * later dup of the same file to the same number revives.
+ */
+#define X64_ARG(regs, n)  SYS_ARG##n(regs)
+#define IA32_ARG(regs, n) IA32_ARG##n(regs)
+
+#define SYSCALL_EXIT(prog, sec, abi_arg, body)                                 \
+	SEC(sec)                                                               \
+	int BPF_PROG(prog, const struct pt_regs *regs, long ret)               \
+	{                                                                      \
+		return body(abi_arg, regs, ret);                               \
+	}
+#define SYSCALL_EXIT_X64(name, target, body)                                   \
+	SYSCALL_EXIT(capsicum_##name##_exit, "fexit/" target, X64_ARG, body)
+#define SYSCALL_EXIT_IA32(name, target, body)                                  \
+	SYSCALL_EXIT(capsicum_##name##_exit_ia32, "?fexit/" target, IA32_ARG,  \
+		     body)
+#define SYSCALL_EXIT_TWINS(name, x64_target, ia32_target, body)                \
+	SYSCALL_EXIT_X64(name, x64_target, body)                               \
+	SYSCALL_EXIT_IA32(name, ia32_target, body)
+
+#define dup_exit(ARG, regs, ret) GATED(dup_exit_body, (int)ARG(regs, 1), ret)
+/* fcntl's cmd is an unsigned int: the kernel drops the upper half. */
+static __always_inline bool fcntl_dups(unsigned int cmd)
+{
+	return cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
+}
+#define fcntl_exit(ARG, regs, ret)                                             \
+	((ret) < 0 || !fcntl_dups(ARG(regs, 2)) ? 0 : dup_exit(ARG, regs, ret))
 
 /* (const struct pt_regs *regs) -> long ret, read past the gate. */
 SEC("fexit/__x64_sys_dup")
@@ -135,75 +166,16 @@ int capsicum_dup_exit(unsigned long long *ctx)
 {
 	if (no_capsicum_state())
 		return 0;
-	return dup_exit_body((int)CTX_ARG(const struct pt_regs *, 0)->di,
-			     CTX_ARG(long, 1));
+	return dup_exit_body(
+		(int)X64_ARG(CTX_ARG(const struct pt_regs *, 0), 1),
+		CTX_ARG(long, 1));
 }
-
-SEC("fexit/__x64_sys_dup2")
-int BPF_PROG(capsicum_dup2_exit, const struct pt_regs *regs, long ret)
-{
-	return dup_exit(regs, ret);
-}
-
-SEC("fexit/__x64_sys_dup3")
-int BPF_PROG(capsicum_dup3_exit, const struct pt_regs *regs, long ret)
-{
-	return dup_exit(regs, ret);
-}
-
-SEC("fexit/__x64_sys_fcntl")
-int BPF_PROG(capsicum_fcntl_exit, const struct pt_regs *regs, long ret)
-{
-	unsigned long cmd = regs->si;
-
-	if (ret < 0 || (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC))
-		return 0;
-	return dup_exit(regs, ret);
-}
-
-/*
- * The same for i386 (int $0x80), whose dup, close and O_PATH opens would
- * otherwise leave entries behind that a later dup of the same file to
- * the same number revives. Loaded where the kernel has them.
- */
-SEC("?fexit/__ia32_sys_dup")
-int BPF_PROG(capsicum_dup_exit_ia32, const struct pt_regs *regs, long ret)
-{
-	return dup_exit_ia32(regs, ret);
-}
-
-SEC("?fexit/__ia32_sys_dup2")
-int BPF_PROG(capsicum_dup2_exit_ia32, const struct pt_regs *regs, long ret)
-{
-	return dup_exit_ia32(regs, ret);
-}
-
-SEC("?fexit/__ia32_sys_dup3")
-int BPF_PROG(capsicum_dup3_exit_ia32, const struct pt_regs *regs, long ret)
-{
-	return dup_exit_ia32(regs, ret);
-}
-
-static __always_inline int fcntl_exit_ia32(const struct pt_regs *regs, long ret)
-{
-	unsigned long cmd = (unsigned int)regs->cx;
-
-	if (ret < 0 || (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC))
-		return 0;
-	return dup_exit_ia32(regs, ret);
-}
-
-SEC("?fexit/__ia32_compat_sys_fcntl64")
-int BPF_PROG(capsicum_fcntl64_exit_ia32, const struct pt_regs *regs, long ret)
-{
-	return fcntl_exit_ia32(regs, ret);
-}
-
-SEC("?fexit/__ia32_compat_sys_fcntl")
-int BPF_PROG(capsicum_fcntl_exit_ia32, const struct pt_regs *regs, long ret)
-{
-	return fcntl_exit_ia32(regs, ret);
-}
+SYSCALL_EXIT_IA32(dup, "__ia32_sys_dup", dup_exit)
+SYSCALL_EXIT_TWINS(dup2, "__x64_sys_dup2", "__ia32_sys_dup2", dup_exit)
+SYSCALL_EXIT_TWINS(dup3, "__x64_sys_dup3", "__ia32_sys_dup3", dup_exit)
+SYSCALL_EXIT_TWINS(fcntl, "__x64_sys_fcntl", "__ia32_compat_sys_fcntl",
+		   fcntl_exit)
+SYSCALL_EXIT_IA32(fcntl64, "__ia32_compat_sys_fcntl64", fcntl_exit)
 
 /*
  * accept and accept4: the new socket inherits the rights the listener had
@@ -231,19 +203,9 @@ static __noinline int accept_exit_body(const struct pt_regs *regs, long ret)
 	return 0;
 }
 
-#define accept_exit(regs, ret) GATED(accept_exit_body, regs, ret)
-
-SEC("fexit/__x64_sys_accept")
-int BPF_PROG(capsicum_accept_exit, const struct pt_regs *regs, long ret)
-{
-	return accept_exit(regs, ret);
-}
-
-SEC("fexit/__x64_sys_accept4")
-int BPF_PROG(capsicum_accept4_exit, const struct pt_regs *regs, long ret)
-{
-	return accept_exit(regs, ret);
-}
+#define accept_exit(ARG, regs, ret) GATED(accept_exit_body, regs, ret)
+SYSCALL_EXIT_X64(accept, "__x64_sys_accept", accept_exit)
+SYSCALL_EXIT_X64(accept4, "__x64_sys_accept4", accept_exit)
 
 /* newfd keeps its number and loses every right. */
 static __always_inline void fd_no_rights(struct capsicum_proc *p, int newfd)
@@ -377,31 +339,15 @@ static __noinline int openat_exit_body(int dirfd, unsigned long flags,
 	return 0;
 }
 
-SEC("fexit/__x64_sys_openat")
-int BPF_PROG(capsicum_openat_exit, const struct pt_regs *regs, long ret)
-{
-	return GATED(openat_exit_body, (int)regs->di, regs->dx, true, ret);
-}
-
-SEC("fexit/__x64_sys_openat2")
-int BPF_PROG(capsicum_openat2_exit, const struct pt_regs *regs, long ret)
-{
-	return GATED(openat_exit_body, (int)regs->di, 0, false, ret);
-}
-
-/* i386 openat and openat2 (file_open refuses all but O_PATH opens). */
-SEC("?fexit/__ia32_compat_sys_openat")
-int BPF_PROG(capsicum_openat_exit_ia32, const struct pt_regs *regs, long ret)
-{
-	return GATED(openat_exit_body, (int)regs->bx, (unsigned int)regs->dx,
-		     true, ret);
-}
-
-SEC("?fexit/__ia32_sys_openat2")
-int BPF_PROG(capsicum_openat2_exit_ia32, const struct pt_regs *regs, long ret)
-{
-	return GATED(openat_exit_body, (int)regs->bx, 0, false, ret);
-}
+/* i386 too (file_open refuses all but O_PATH opens there). */
+#define openat_exit(ARG, regs, ret)                                            \
+	GATED(openat_exit_body, (int)ARG(regs, 1), ARG(regs, 3), true, ret)
+#define openat2_exit(ARG, regs, ret)                                           \
+	GATED(openat_exit_body, (int)ARG(regs, 1), 0, false, ret)
+SYSCALL_EXIT_TWINS(openat, "__x64_sys_openat", "__ia32_compat_sys_openat",
+		   openat_exit)
+SYSCALL_EXIT_TWINS(openat2, "__x64_sys_openat2", "__ia32_sys_openat2",
+		   openat2_exit)
 
 static __noinline int close_exit_body(int fd)
 {
@@ -418,16 +364,13 @@ int capsicum_close_exit(unsigned long long *ctx)
 {
 	if (CTX_ARG(long, 1) != 0 || no_capsicum_state())
 		return 0;
-	return close_exit_body((int)CTX_ARG(const struct pt_regs *, 0)->di);
+	return close_exit_body(
+		(int)X64_ARG(CTX_ARG(const struct pt_regs *, 0), 1));
 }
 
-SEC("?fexit/__ia32_sys_close")
-int BPF_PROG(capsicum_close_exit_ia32, const struct pt_regs *regs, long ret)
-{
-	if (ret != 0)
-		return 0;
-	return GATED(close_exit_body, (int)regs->bx);
-}
+#define close_exit(ARG, regs, ret)                                             \
+	((ret) != 0 ? 0 : GATED(close_exit_body, (int)ARG(regs, 1)))
+SYSCALL_EXIT_IA32(close, "__ia32_sys_close", close_exit)
 
 struct range_forget {
 	struct capsicum_proc *p;
@@ -465,18 +408,10 @@ static __always_inline int close_range_exit(__u32 first, __u32 last,
 	return 0;
 }
 
-SEC("fexit/__x64_sys_close_range")
-int BPF_PROG(capsicum_close_range_exit, const struct pt_regs *regs, long ret)
-{
-	return close_range_exit(regs->di, regs->si, regs->dx, ret);
-}
-
-SEC("?fexit/__ia32_sys_close_range")
-int BPF_PROG(capsicum_close_range_exit_ia32, const struct pt_regs *regs,
-	     long ret)
-{
-	return close_range_exit(regs->bx, regs->cx, regs->dx, ret);
-}
+#define close_range_exit_of(ARG, regs, ret)                                    \
+	close_range_exit(ARG(regs, 1), ARG(regs, 2), ARG(regs, 3), ret)
+SYSCALL_EXIT_TWINS(close_range, "__x64_sys_close_range",
+		   "__ia32_sys_close_range", close_range_exit_of)
 
 /*
  * Copies the parent's table into the child's at fork, descriptor by
@@ -901,25 +836,6 @@ int BPF_PROG(capsicum_file_free, struct file *file)
 	if (bpf_map_lookup_elem(&inflight, &key))
 		bpf_map_delete_elem(&inflight, &key);
 	floors_drop(key, owners, uids);
-	return 0;
-}
-
-/*
- * A new exec starts, before it opens the program: nothing of an earlier
- * one, successful or failed, counts as this one's program
- * (hooks_at.bpf.h, exec_state). i386 execs never run in capability mode.
- */
-SEC("fentry/__x64_sys_execve")
-int BPF_PROG(capsicum_execve_entry)
-{
-	exec_state_reset();
-	return 0;
-}
-
-SEC("fentry/__x64_sys_execveat")
-int BPF_PROG(capsicum_execveat_entry)
-{
-	exec_state_reset();
 	return 0;
 }
 
