@@ -62,6 +62,8 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	nr = call_of(task, regs);
+	if (nr == NR_io_submit)
+		aio_note(file, (int)fd); /* for its read or write: aio_op */
 	walk = walk_dirfd_need((int)fd);
 	if (nr < 0 && !walk)
 		return 0; /* not a native syscall: the stock hooks decide */

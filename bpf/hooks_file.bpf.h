@@ -32,7 +32,7 @@ static __noinline int file_permission_check(struct file *file, int mask)
 		if (err)
 			return err;
 	}
-	r = rw_need_of(regs, nr, mask);
+	r = rw_need_of(regs, nr, file, mask);
 	if (file_allows_all(file, r.need, 0))
 		return 0;
 	p = current_proc();

@@ -107,6 +107,56 @@ opt_rule_none(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	return opt_one(c, fds, rights);
 }
 
+/* The patched kernel's fget: io_submit looked fd up as file. */
+static __always_inline void aio_note(struct file *file, int fd)
+{
+	struct aio_notes *a;
+	__u32 i;
+
+	a = bpf_task_storage_get(&aio_notes, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!a)
+		return; /* no memory: the file's floor applies */
+	i = a->next++ & (AIO_NOTES - 1);
+	a->file[i] = (__u64)file;
+	a->fd[i] = fd;
+}
+
+/* The descriptor io_submit looked file up by, -1 if none was noted. */
+static __always_inline int aio_noted_fd(struct file *file)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct aio_notes *a;
+	__u32 last;
+
+	if (!file || !task->bpf_storage)
+		return -1;
+	a = bpf_task_storage_get(&aio_notes, task, 0, 0);
+	if (!a)
+		return -1;
+	/* The latest first: an earlier call may have noted a dup's number. */
+	last = (a->next - 1) & (AIO_NOTES - 1);
+	if (a->file[last] == (__u64)file)
+		return a->fd[last];
+	if (a->file[last ^ 1] == (__u64)file)
+		return a->fd[last ^ 1];
+	return -1;
+}
+
+/*
+ * io_submit's reads and writes (file_permission): the descriptor the
+ * patched kernel's fget noted for the file, else none (the file's
+ * floor); every AIO read or write is at an offset.
+ */
+static __always_inline struct opt_need
+opt_rule_aio_op(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
+{
+	struct opt_need n = { .fd = aio_noted_fd(c->file), .need = rights };
+
+	n.need |= c->mask & MAY_READ ? CAP_READ : CAP_WRITE;
+	return n;
+}
+
 /* preadv2/pwritev2(fd, iov, n, offset, ...): -1 is "the file position". */
 static __always_inline struct opt_need
 opt_rule_offset_ptr(const struct opt_call *c, long nr, __u32 fds, __u64 rights)

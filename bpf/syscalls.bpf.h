@@ -18,16 +18,18 @@
  * MAY_WRITE) is made through, as the table's read/write rows say. nr:
  * the call_of of the request.
  */
-static __always_inline struct opt_need rw_need_of(const struct pt_regs *regs,
-						  long nr, int mask)
+static __always_inline struct opt_need
+rw_need_of(const struct pt_regs *regs, long nr, struct file *file, int mask)
 {
-	struct opt_call c = { .regs = regs, .fd = -1, .mask = mask };
+	struct opt_call c = {
+		.regs = regs, .file = file, .fd = -1, .mask = mask
+	};
 
 	switch (nr) {
 		CAPSICUM_OPS_RW(OPT_STOCK_CASE)
 	}
 	/*
-	 * aio, io_uring, i386, kernel-internal reads: no fd to trust, the
+	 * io_uring, i386, kernel-internal reads: no fd to trust, the
 	 * file's floor applies.
 	 */
 	return (struct opt_need){ .fd = -1,

@@ -721,3 +721,36 @@ SELFTEST(i386_dup2_revives_no_closed_entry)
 	ASSERT_EQ(int80(I386_DUP2, a, b, 0), b, "i386 dup2 to the old number");
 	ASSERT_ERRNO(write(b, "x", 1), ENOTCAPABLE, "the copy is read-only");
 }
+
+/*
+ * fcntl's cmd is an unsigned int: the kernel drops the upper half of the
+ * register, so (1 << 32) | F_DUPFD duplicates. The copy must get the
+ * source's rights, not the file's low (a narrower sibling's), as a
+ * bookkeeping that compared the whole register once gave it.
+ */
+SELFTEST(fcntl_dupfd_with_upper_bits_copies_rights)
+{
+	cap_rights_t rw, ro, got;
+	int a, b, c;
+
+	if (!fixture_loaded())
+		return;
+	a = fixture_scratch_file(NULL);
+	if (!ASSERT_OK(a, "file"))
+		return;
+	b = dup(a);
+	cap_rights_init(&rw, CAP_READ, CAP_WRITE, CAP_FSTAT);
+	cap_rights_init(&ro, CAP_READ);
+	if (!ASSERT_OK(b, "dup") ||
+	    !ASSERT_OK(cap_rights_limit(a, &rw), "limit a") ||
+	    !ASSERT_OK(cap_rights_limit(b, &ro), "limit its sibling"))
+		return;
+	c = (int)syscall(SYS_fcntl, a, (1UL << 32) | F_DUPFD, 60);
+	if (!ASSERT_TRUE(c >= 60, "fcntl(F_DUPFD) with the upper bits set"))
+		return;
+	ASSERT_OK(cap_rights_get(c, &got), "rights of the copy");
+	ASSERT_TRUE(cap_rights_contains(&got, &rw) &&
+			    cap_rights_contains(&rw, &got),
+		    "the copy has the source's rights");
+	ASSERT_EQ(write(c, "x", 1), 1, "the copy writes, as its source");
+}

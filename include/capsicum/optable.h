@@ -100,7 +100,10 @@ enum opt_verdict {
 	  "the epoll descriptor needs CAP_EPOLL_CTL, the descriptor added "    \
 	  "or modified CAP_EVENT")                                             \
 	X(old_value, CAP_READ, 0,                                              \
-	  "asking the old value back (a non-NULL pointer) adds CAP_READ")
+	  "asking the old value back (a non-NULL pointer) adds CAP_READ")      \
+	X(aio_op, CAP_READ | CAP_WRITE, 0,                                     \
+	  "each iocb's descriptor: a read (IOCB_CMD_PREAD/PREADV) adds "       \
+	  "CAP_READ, a write CAP_WRITE")
 
 enum opt_rule {
 #define OPT_RULE_ENUM(rule, may, fcntls, what) OPT_RULE_##rule,
@@ -143,6 +146,14 @@ enum opt_rule {
 #define OPT_WHY_FGET_LATER                                                     \
 	"no stock LSM hook sees these descriptors (the patched kernel checks " \
 	"them: below)"
+#define OPT_WHY_AIO                                                            \
+	"`IOCB_CMD_FSYNC`, `FDSYNC` and `POLL` reach no LSM hook, and a read " \
+	"or write is checked against the file's floor: no stock hook sees "    \
+	"the iocb's descriptor"
+#define OPT_WHY_AIO_PATCHED                                                    \
+	"reads and writes exactly, by the iocb's descriptor; "                 \
+	"`IOCB_CMD_FSYNC`, `FDSYNC` and `POLL` reach no hook after the "       \
+	"lookup, which does not know the opcode"
 #define OPT_WHY_PDWAIT                                                         \
 	"no hook sees `waitid(P_PIDFD)`'s descriptor, so a raw `waitid` "      \
 	"bypasses it (`procdesc_rights` checks the library's refusal)"
@@ -202,7 +213,9 @@ enum opt_rule {
 	X(vmsplice, 278, 316, OPT_ARG(0), CAP_READ | CAP_WRITE, splice_end,    \
 	  OPT_NO, OPT_WHY_VMSPLICE, OPT_YES, "")                               \
 	X(lseek, 8, 19, OPT_ARG(0), CAP_SEEK, lseek_whence, OPT_NO,            \
-	  OPT_WHY_LSEEK, OPT_YES, "")
+	  OPT_WHY_LSEEK, OPT_YES, "")                                          \
+	X(io_submit, 209, 248, OPT_ARGSETS, CAP_SEEK, aio_op, OPT_PART,        \
+	  OPT_WHY_AIO, OPT_PART, OPT_WHY_AIO_PATCHED)
 
 /* Mappings: bpf/hooks_file.bpf.h (mmap_need_of, for mmap_file and mprotect). */
 #define CAPSICUM_OPS_MMAP(X)                                                   \
