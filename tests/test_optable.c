@@ -503,9 +503,37 @@ Test(optable, bpf_syscall_numbers_come_from_the_table)
 }
 
 /*
- * Each selftest row that carries its right (`--list` prints it after a
- * tab) is named after a table syscall (its first word) and tests a
- * right that syscall needs, by its rights or its rule.
+ * A rights cell of `--list`: CAP_ names (or hex words) joined by '|',
+ * CAP_FCNTL_* sub-rights among them. False if a name is unknown.
+ */
+static bool list_rights(const char *cell, struct rset *out)
+{
+	char *copy = strdup(cell), *p, *save;
+	bool ok = true;
+
+	memset(out, 0, sizeof(*out));
+	for (p = strtok_r(copy, "|", &save); p && ok;
+	     p = strtok_r(NULL, "|", &save)) {
+		struct rset one;
+		cap_rights_t r;
+
+		if (!strncmp(p, "0x", 2) && !capsicum_rights_parse(p, &r)) {
+			one.w[0] = r.cr_rights[0] & CAP_RIGHTS_BITS_MASK;
+			one.w[1] = r.cr_rights[1] & CAP_RIGHTS_BITS_MASK;
+			one.fcntls = 0;
+		} else if (!right_named(p, &one)) {
+			ok = false;
+		}
+		rset_add(out, one);
+	}
+	free(copy);
+	return ok && !rset_empty(*out);
+}
+
+/*
+ * Each rights row of the selftests (`--list` prints its rights after a
+ * tab) is named after a table syscall (its first word) and tests rights
+ * that syscall needs, by its rights or its rule.
  */
 Test(optable, selftest_rows_test_a_right_the_table_gives)
 {
@@ -516,25 +544,28 @@ Test(optable, selftest_rows_test_a_right_the_table_gives)
 
 	cr_assert_not_null(list, "cannot run %s --list", SELFTESTS_BIN);
 	while (getline(&line, &cap, list) > 0) {
-		uint64_t right;
+		struct rset right;
 		size_t len;
 		int i;
 
 		if (strncmp(line, "row ", 4) || !(tab = strchr(line, '\t')))
 			continue;
 		*tab = '\0';
-		right = strtoull(tab + 1, NULL, 16);
+		tab[strcspn(tab + 1, "\t\n") + 1] = '\0';
 		len = strcspn(line + 4, " ");
 		i = op_index(line + 4, len);
 		rows++;
+		cr_expect(list_rights(tab + 1, &right),
+			  "row `%s`: rights \"%s\" do not parse", line + 4,
+			  tab + 1);
 		cr_expect_geq(i, 0, "row `%s`: `%.*s` is no table syscall",
 			      line + 4, (int)len, line + 4);
 		if (i < 0)
 			continue;
-		cr_expect(rset_within(rset_of(right), op_may(&ops[i])),
-			  "row `%s` tests %#" PRIx64 ", which the table does "
+		cr_expect(rset_within(right, op_may(&ops[i])),
+			  "row `%s` tests %s, which the table does "
 			  "not give `%s` (rights %#" PRIx64 ", rule %s)",
-			  line + 4, right, ops[i].name, ops[i].rights,
+			  line + 4, tab + 1, ops[i].name, ops[i].rights,
 			  rules[ops[i].rule].name);
 	}
 	free(line);
