@@ -228,6 +228,10 @@ static int op_renameat(int dfd)
 {
 	return renameat(dfd, "f", dfd, "f2");
 }
+static int op_renameat2(int dfd)
+{
+	return (int)syscall(SYS_renameat2, dfd, "f", dfd, "f2", 0);
+}
 static int op_linkat(int dfd)
 {
 	return linkat(dfd, "f", dfd, "f2", 0);
@@ -311,6 +315,16 @@ static const struct rights_row at_cases[] = {
 	  .rights = CAP_RENAMEAT_TARGET,
 	  .make = tree_dfd,
 	  .op = op_renameat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "renameat2 source",
+	  .rights = CAP_RENAMEAT_SOURCE,
+	  .make = tree_dfd,
+	  .op = op_renameat2,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "renameat2 target",
+	  .rights = CAP_RENAMEAT_TARGET,
+	  .make = tree_dfd,
+	  .op = op_renameat2,
 	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 	{ .name = "linkat source",
 	  .rights = CAP_LINKAT_SOURCE,

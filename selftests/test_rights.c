@@ -13,6 +13,7 @@
 #include "load.h"
 
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sys/inotify.h>
@@ -564,6 +565,28 @@ static int op_sendmmsg(int fd)
 
 	return sendmmsg(fd, &m, 1, 0) == 1 ? 0 : -1;
 }
+static int op_sendmsg(int fd)
+{
+	struct iovec v = { "x", 1 };
+	struct msghdr m = { .msg_iov = &v, .msg_iovlen = 1 };
+
+	return sendmsg(fd, &m, 0) == 1 ? 0 : -1;
+}
+static int op_recvmsg(int fd)
+{
+	char c;
+	struct iovec v = { &c, 1 };
+	struct msghdr m = { .msg_iov = &v, .msg_iovlen = 1 };
+
+	return recvmsg(fd, &m, MSG_DONTWAIT) == 1 ? 0 : -1;
+}
+static int op_openat2_read(int fd)
+{
+	struct open_how how = { .flags = O_RDONLY };
+	int f = (int)syscall(SYS_openat2, fd, "f", &how, sizeof(how));
+
+	return f < 0 ? -1 : close(f);
+}
 static int op_recvmmsg(int fd)
 {
 	char c;
@@ -622,6 +645,12 @@ static int op_writev(int fd)
 
 	return writev(fd, &v, 1) == 1 ? 0 : -1;
 }
+static int op_getdents_old(int fd)
+{
+	char buf[512];
+
+	return syscall(SYS_getdents, fd, buf, sizeof(buf)) < 0 ? -1 : 0;
+}
 static int op_getdents(int fd)
 {
 	char buf[512];
@@ -646,6 +675,12 @@ static int op_listen(int fd)
 static int op_connect(int fd)
 {
 	return connect(fd, (struct sockaddr *)&peer, sizeof(peer));
+}
+static int op_accept4(int fd)
+{
+	int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+
+	return c < 0 ? -1 : close(c);
 }
 static int op_accept(int fd)
 {
@@ -891,7 +926,8 @@ static int op_fcntl_setfl(int fd)
  * (doc/capmode.md): ECAPMODE with or without the right, as FreeBSD's
  * syscall table refuses bind (FreeBSD allows only bindat), connect
  * (connectat) and inotify_add_watch (a path from the working directory)
- * before any right.
+ * before any right, and as capability mode refuses openat2 (its flags
+ * are in user memory).
  */
 static const struct rights_row cases[] = {
 	{ .name = "writev",
@@ -934,6 +970,31 @@ static const struct rights_row cases[] = {
 	  .make = executable,
 	  .op = op_fexecve,
 	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "accept4",
+	  .rights = CAP_ACCEPT,
+	  .make = tcp_listening,
+	  .op = op_accept4,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "getdents",
+	  .rights = CAP_READ,
+	  .make = directory,
+	  .op = op_getdents_old,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "sendmsg",
+	  .rights = CAP_SEND,
+	  .make = sockpair,
+	  .op = op_sendmsg,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "recvmsg",
+	  .rights = CAP_RECV,
+	  .make = sockpair,
+	  .op = op_recvmsg,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat2 O_RDONLY",
+	  .rights = CAP_LOOKUP | CAP_READ,
+	  .make = directory,
+	  .op = op_openat2_read,
+	  .stock = EXPECT(0, ENOTCAPABLE, ECAPMODE, ECAPMODE) },
 	{ .name = "read",
 	  .rights = CAP_READ,
 	  .make = file_rw,
