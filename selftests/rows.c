@@ -82,22 +82,42 @@ static int run_variant(const struct rights_row *row, uint64_t drop,
 	return selftest_wait(pid);
 }
 
-/* The right a `without` variant drops, by name (or hex). */
-static void drop_name(uint64_t drop, uint32_t drop_fcntl, char *buf, size_t len)
+/*
+ * Rights as CAP_ names joined by '|' (capsicum_rights_format's choice of
+ * names; a hex word for bits no name covers), then fcntl sub-rights.
+ */
+static void rights_names(uint64_t rights, uint32_t fcntls, char *buf,
+			 size_t len)
 {
+	char names[512], *p, *save;
+	const char *sep = "";
+	size_t at = 0;
 	cap_rights_t r;
 
-	if (drop_fcntl) {
-		for (size_t i = 0; i < sizeof(sub_values) / sizeof(*sub_values);
-		     i++)
-			if (drop_fcntl == sub_values[i])
-				snprintf(buf, len, "%s", sub_names[i]);
-		return;
-	}
+#define PUT(...)                                                               \
+	(at += snprintf(at < len ? buf + at : NULL, at < len ? len - at : 0,   \
+			__VA_ARGS__))
+	buf[0] = '\0';
 	cap_rights_init(&r);
-	cap_rights_set(&r, drop);
-	if (capsicum_rights_format(&r, buf, len) < 0)
-		snprintf(buf, len, "%#llx", (unsigned long long)drop);
+	if (rights)
+		cap_rights_set(&r, rights);
+	if (rights && capsicum_rights_format(&r, names, sizeof(names)) > 0)
+		for (p = strtok_r(names, ",", &save); p;
+		     p = strtok_r(NULL, ",", &save), sep = "|") {
+			bool hex = !strncmp(p, "0x", 2);
+
+			PUT("%s%s", sep, hex ? "" : "CAP_");
+			for (; *p; p++)
+				PUT("%c", !hex && *p >= 'a' && *p <= 'z'
+						  ? *p - 'a' + 'A'
+						  : *p);
+		}
+	for (size_t i = 0; i < sizeof(sub_values) / sizeof(*sub_values); i++)
+		if (fcntls & sub_values[i]) {
+			PUT("%s%s", sep, sub_names[i]);
+			sep = "|";
+		}
+#undef PUT
 }
 
 /* Checks one variant; false (and says so) if it gave something else. */
@@ -111,7 +131,7 @@ static bool check(const struct rights_row *row, const char *variant,
 	if (got == want)
 		return true;
 	if (drop || drop_fcntl)
-		drop_name(drop, drop_fcntl, what, sizeof(what));
+		rights_names(drop, drop_fcntl, what, sizeof(what));
 	selftest_fail(__FILE__, __LINE__,
 		      "row '%s', %s%s%s: %s, expected %s (%s kernel)",
 		      row->name, variant, *what ? " " : "", what,
@@ -177,40 +197,13 @@ static void list_expect(FILE *out, const char *kernel,
 		result_name(e->capmode_without, d));
 }
 
-/*
- * The rights as CAP_ names joined by '|' (capsicum_rights_format's
- * choice of names; a hex word for bits no name covers), then the fcntl
- * sub-rights.
- */
+/* The row, tab, its rights, its expectations: for --list. */
 void rows_list(FILE *out, const struct rights_row *row)
 {
-	char names[512], *p, *save;
-	cap_rights_t r;
-	const char *sep = "";
+	char names[1024];
 
-	fprintf(out, "%s\t", row->name);
-	cap_rights_init(&r);
-	if (row->rights)
-		cap_rights_set(&r, row->rights);
-	if (row->rights && capsicum_rights_format(&r, names, sizeof(names)) > 0)
-		for (p = strtok_r(names, ",", &save); p;
-		     p = strtok_r(NULL, ",", &save), sep = "|") {
-			fputs(sep, out);
-			if (!strncmp(p, "0x", 2)) {
-				fputs(p, out);
-				continue;
-			}
-			fputs("CAP_", out);
-			for (; *p; p++)
-				fputc(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A'
-							     : *p,
-				      out);
-		}
-	for (size_t i = 0; i < sizeof(sub_values) / sizeof(*sub_values); i++)
-		if (row->fcntls & sub_values[i]) {
-			fprintf(out, "%s%s", sep, sub_names[i]);
-			sep = "|";
-		}
+	rights_names(row->rights, row->fcntls, names, sizeof(names));
+	fprintf(out, "%s\t%s", row->name, names);
 	list_expect(out, "stock", expect_of(row, false));
 	list_expect(out, "patched", expect_of(row, true));
 }
