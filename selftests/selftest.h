@@ -24,19 +24,26 @@ struct selftest {
 
 /*
  * A table of rows (one operation each, run by some SELFTEST), registered
- * so `capsicum_selftests --list` can name every row without running it:
- * doc/enforcement.md cites rows by name and a unit test checks them.
+ * so `capsicum_selftests --list` can name every row without running it
+ * (doc/enforcement.md cites rows by name and a unit test checks them),
+ * and `row:NAME` can run one.
  */
 struct selftest_rows {
 	const void *rows;
 	size_t count, size; /* every row starts with `const char *name` */
-	/* Where a row's `uint64_t right` is, or -1: --list prints it. */
-	ptrdiff_t right_off;
+	/* struct rights_row (rows.h): --list prints rights and expectations. */
+	bool rights;
+	const char *const *tests; /* the SELFTESTs that run them, NULL-ended */
 	struct selftest_rows *next;
 };
 
 void selftest_register(struct selftest *t);
 void selftest_register_rows(struct selftest_rows *r);
+/*
+ * Whether the row called name is to run: true unless rows were selected
+ * on the command line (`row:NAME`, `--row NAME`) and this is not one.
+ */
+bool selftest_row_selected(const char *name);
 /* Marks the running test failed; used by the ASSERT_ macros. */
 void selftest_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -61,29 +68,26 @@ int selftest_wait(pid_t pid);
 	}                                                                      \
 	static void selftest_fn_##name(void)
 
-/* Registers a static array of rows whose first member is `name`. */
-#define SELFTEST_ROWS(tbl) SELFTEST_ROWS_AT(tbl, -1)
-
 /*
- * The same for rows that also carry the right they test, a `uint64_t
- * right` member: --list prints it, and tests/test_optable.c checks it
- * against include/capsicum/optable.h.
+ * Registers a static array of rows whose first member is `name`, run by
+ * the SELFTESTs named after it (strings).
  */
-#define SELFTEST_ROWS_RIGHT(tbl)                                               \
-	_Static_assert(__builtin_types_compatible_p(                           \
-			       __typeof__((tbl)[0].right), uint64_t),          \
-		       #tbl ": `right` must be a uint64_t");                   \
-	SELFTEST_ROWS_AT(tbl, offsetof(__typeof__((tbl)[0]), right))
+#define SELFTEST_ROWS(tbl, ...) SELFTEST_ROWS_OF(tbl, false, __VA_ARGS__)
 
-#define SELFTEST_ROWS_AT(tbl, right_at)                                        \
+#define SELFTEST_ROWS_OF(tbl, rights_, ...)                                    \
 	_Static_assert(                                                        \
 		offsetof(__typeof__((tbl)[0]), name) == 0 &&                   \
 			__builtin_types_compatible_p(                          \
 				__typeof__((tbl)[0].name), const char *),      \
 		#tbl ": `const char *name` must be the first member");         \
+	static const char *const selftest_rows_tests_##tbl[] = { __VA_ARGS__,  \
+								 NULL };       \
 	static struct selftest_rows selftest_rows_##tbl = {                    \
-		(tbl), sizeof(tbl) / sizeof((tbl)[0]), sizeof((tbl)[0]),       \
-		(right_at), NULL                                               \
+		.rows = (tbl),                                                 \
+		.count = sizeof(tbl) / sizeof((tbl)[0]),                       \
+		.size = sizeof((tbl)[0]),                                      \
+		.rights = (rights_),                                           \
+		.tests = selftest_rows_tests_##tbl,                            \
 	};                                                                     \
 	__attribute__((constructor)) static void selftest_reg_rows_##tbl(void) \
 	{                                                                      \

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "fixture.h"
+#include "rows.h"
 #include "selftest.h"
 
 #include <fcntl.h>
@@ -66,14 +67,6 @@ static bool exists(const struct tree *t, const char *rel)
 
 	snprintf(p, sizeof(p), "%s/%s", t->top, rel);
 	return lstat(p, &st) == 0;
-}
-
-/* A right's own bit: the *AT rights include CAP_LOOKUP, which we keep. */
-static uint64_t own_bit(uint64_t right)
-{
-	if (right == CAP_LOOKUP)
-		return right;
-	return right & ~(CAP_LOOKUP & CAP_RIGHTS_BITS_MASK);
 }
 
 /* Opens and closes; -1 with errno if the open fails. */
@@ -196,12 +189,20 @@ SELFTEST(beneath_lookups_stay_beneath)
 	}
 }
 
-/* One *at() operation on the tree's dirfd; 0 on success. */
-struct at_case {
-	const char *name;
-	uint64_t right;
-	int (*op)(int dfd);
-};
+/*
+ * The descriptor of the *at() rows: a fresh tree's TOP/d (above), with
+ * an empty directory TOP/d/emptydir.
+ */
+static int tree_dfd(void)
+{
+	struct tree t;
+	char p[160];
+
+	if (!make_tree(&t))
+		return -1;
+	snprintf(p, sizeof(p), "%s/d/emptydir", t.top);
+	return mkdir(p, 0755) ? -1 : t.dfd;
+}
 
 static int op_mkdirat(int dfd)
 {
@@ -226,6 +227,10 @@ static int op_rmdirat(int dfd)
 static int op_renameat(int dfd)
 {
 	return renameat(dfd, "f", dfd, "f2");
+}
+static int op_renameat2(int dfd)
+{
+	return (int)syscall(SYS_renameat2, dfd, "f", dfd, "f2", 0);
 }
 static int op_linkat(int dfd)
 {
@@ -269,69 +274,121 @@ static int op_tmpfile(int dfd)
 	return open_close(dfd, ".", O_TMPFILE | O_RDWR);
 }
 
-static const struct at_case at_cases[] = {
-	{ "mkdirat", CAP_MKDIRAT, op_mkdirat },
-	{ "mknodat fifo", CAP_MKFIFOAT, op_mkfifoat },
-	{ "mknodat file", CAP_MKNODAT, op_mknodat },
-	{ "unlinkat", CAP_UNLINKAT, op_unlinkat },
-	{ "unlinkat AT_REMOVEDIR", CAP_UNLINKAT, op_rmdirat },
-	{ "renameat source", CAP_RENAMEAT_SOURCE, op_renameat },
-	{ "renameat target", CAP_RENAMEAT_TARGET, op_renameat },
-	{ "linkat source", CAP_LINKAT_SOURCE, op_linkat },
-	{ "linkat target", CAP_LINKAT_TARGET, op_linkat },
-	{ "symlinkat", CAP_SYMLINKAT, op_symlinkat },
-	{ "fchmodat", CAP_FCHMODAT, op_fchmodat },
-	{ "fchownat", CAP_FCHOWNAT, op_fchownat },
-	{ "utimensat", CAP_FUTIMESAT, op_utimensat },
-	{ "futimesat", CAP_FUTIMESAT, op_futimesat },
-	{ "fstatat", CAP_FSTATAT, op_fstatat },
-	{ "statx", CAP_FSTATAT, op_statx },
-	{ "readlinkat", CAP_LOOKUP, op_readlinkat },
-	{ "openat O_TMPFILE needs create", CAP_CREATE, op_tmpfile },
-};
-SELFTEST_ROWS_RIGHT(at_cases);
-
 /*
- * Runs one case on a fresh tree. Its dirfd is restricted either way:
- * with the right (only an unrelated one is dropped) or without it.
+ * One *at() operation on the tree's dirfd per row (rows.h): with its
+ * right it succeeds, without any one of its rights (CAP_LOOKUP, which
+ * the *AT rights hold, too) it fails with ENOTCAPABLE, in capability
+ * mode alike (a call relative to a dirfd is allowed there).
  */
-static int run_at_case(const struct at_case *c, bool without, int *err)
-{
-	struct tree t;
-	char p[160];
-	int ret;
-
-	if (!make_tree(&t))
-		return -2;
-	snprintf(p, sizeof(p), "%s/d/emptydir", t.top);
-	if (mkdir(p, 0755))
-		return -2;
-	if (fixture_limit_all_but(t.dfd,
-				  without ? own_bit(c->right) : CAP_FCHFLAGS))
-		return -2;
-	errno = 0;
-	ret = c->op(t.dfd);
-	*err = errno;
-	return ret;
-}
+static const struct rights_row at_cases[] = {
+	{ .name = "mkdirat",
+	  .rights = CAP_MKDIRAT,
+	  .make = tree_dfd,
+	  .op = op_mkdirat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "mknodat fifo",
+	  .rights = CAP_MKFIFOAT,
+	  .make = tree_dfd,
+	  .op = op_mkfifoat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "mknodat file",
+	  .rights = CAP_MKNODAT,
+	  .make = tree_dfd,
+	  .op = op_mknodat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "unlinkat",
+	  .rights = CAP_UNLINKAT,
+	  .make = tree_dfd,
+	  .op = op_unlinkat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "unlinkat AT_REMOVEDIR",
+	  .rights = CAP_UNLINKAT,
+	  .make = tree_dfd,
+	  .op = op_rmdirat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "renameat source",
+	  .rights = CAP_RENAMEAT_SOURCE,
+	  .make = tree_dfd,
+	  .op = op_renameat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "renameat target",
+	  .rights = CAP_RENAMEAT_TARGET,
+	  .make = tree_dfd,
+	  .op = op_renameat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "renameat2 source",
+	  .rights = CAP_RENAMEAT_SOURCE,
+	  .make = tree_dfd,
+	  .op = op_renameat2,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "renameat2 target",
+	  .rights = CAP_RENAMEAT_TARGET,
+	  .make = tree_dfd,
+	  .op = op_renameat2,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "linkat source",
+	  .rights = CAP_LINKAT_SOURCE,
+	  .make = tree_dfd,
+	  .op = op_linkat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "linkat target",
+	  .rights = CAP_LINKAT_TARGET,
+	  .make = tree_dfd,
+	  .op = op_linkat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "symlinkat",
+	  .rights = CAP_SYMLINKAT,
+	  .make = tree_dfd,
+	  .op = op_symlinkat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fchmodat",
+	  .rights = CAP_FCHMODAT,
+	  .make = tree_dfd,
+	  .op = op_fchmodat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fchownat",
+	  .rights = CAP_FCHOWNAT,
+	  .make = tree_dfd,
+	  .op = op_fchownat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "utimensat",
+	  .rights = CAP_FUTIMESAT,
+	  .make = tree_dfd,
+	  .op = op_utimensat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "futimesat",
+	  .rights = CAP_FUTIMESAT,
+	  .make = tree_dfd,
+	  .op = op_futimesat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fstatat",
+	  .rights = CAP_FSTATAT,
+	  .make = tree_dfd,
+	  .op = op_fstatat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "statx",
+	  .rights = CAP_FSTATAT,
+	  .make = tree_dfd,
+	  .op = op_statx,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "readlinkat",
+	  .rights = CAP_LOOKUP,
+	  .make = tree_dfd,
+	  .op = op_readlinkat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_TMPFILE needs create",
+	  .rights = CAP_CREATE,
+	  .make = tree_dfd,
+	  .op = op_tmpfile,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+};
+SELFTEST_RIGHTS_ROWS(at_cases, "at_rights_with_and_without")
 
 SELFTEST(at_rights_with_and_without)
 {
 	if (!fixture_loaded())
 		return;
-	for (size_t i = 0; i < sizeof(at_cases) / sizeof(at_cases[0]); i++) {
-		const struct at_case *c = &at_cases[i];
-		int with, without, err;
-
-		with = run_at_case(c, false, &err);
-		if (!ASSERT_EQ(with, 0, c->name))
-			printf("    case '%s' with the right: errno %d\n",
-			       c->name, err);
-		without = run_at_case(c, true, &err);
-		if (!ASSERT_TRUE(without == -1 && err == ENOTCAPABLE, c->name))
-			printf("    case '%s' without: ret %d errno %d\n",
-			       c->name, without, err);
-	}
+	rows_run(at_cases, sizeof(at_cases) / sizeof(at_cases[0]));
 }
 
 /*

@@ -7,11 +7,13 @@
  */
 #define _GNU_SOURCE
 #include "fixture.h"
+#include "rows.h"
 #include "selftest.h"
 
 #include "load.h"
 
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sys/inotify.h>
@@ -294,35 +296,127 @@ SELFTEST(close_and_reopen_never_inherits)
 
 /* --- one row per right ---------------------------------------------------*/
 
-enum kind {
-	FILE_RW,
-	SOCKPAIR,
-	DIRECTORY,
-	INOTIFY,
-	TCP_FRESH,     /* a new TCP socket; a listener waits at `peer` */
-	TCP_BOUND,     /* bound to 127.0.0.1, not listening */
-	TCP_LISTENING, /* listening, one connection pending */
-	EXECUTABLE,    /* /bin/busybox opened read-only */
-	XATTR_FILE,    /* FILE_RW with the attribute xattr_name set */
-	MEMFD,	       /* a memfd that allows sealing */
-};
+/*
+ * The descriptors rows act on (rows.h: .make), each made fresh in the
+ * row's child before the limit.
+ */
 
-/* Where TCP_FRESH's listener waits, for op_connect. */
+/* Where tcp_fresh()'s listener waits, for op_connect. */
 static struct sockaddr_in peer;
 
-struct right_case {
-	const char *name;
-	uint64_t right; /* removed for the "without" run, or a SUBRIGHT() */
-	enum kind kind;
-	int (*op)(int fd); /* returns 0 or -1 with errno */
-};
+/* The extended attribute xattr_file() carries (a namespace this run has). */
+static const char *xattr_name;
 
 /*
- * An fcntl sub-right (CAP_FCNTL_*) as a row's right: the "with" run holds
- * only this sub-right, the "without" run all but it. Every CAP_* right has
- * an index bit (57 or 58) set, so a value without one cannot be a right.
+ * The other file of a transfer row, opened before the row's call and
+ * before cap_enter(), as a sandboxed program holds its files.
  */
-#define SUBRIGHT(cap_fcntl) ((uint64_t)(cap_fcntl))
+static int xfer_peer = -1;
+
+/* fd, repositioned at its start (-1 on failure, which the op reports). */
+static int at_start(int fd)
+{
+	return lseek(fd, 0, SEEK_SET) < 0 ? -1 : fd;
+}
+
+/* A scratch file at its start (rewinding after the limit needs CAP_SEEK). */
+static int file_rw(void)
+{
+	xfer_peer = scratch_file();
+	return at_start(scratch_file());
+}
+
+/* A unix stream socket; its peer stays open, with a byte sent. */
+static int sockpair(void)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
+	    write(sv[1], "y", 1) != 1)
+		return -1;
+	return sv[0];
+}
+
+/* A fresh directory holding a file "f". */
+static int directory(void)
+{
+	char dir[] = "/tmp/rights-dir.XXXXXX";
+	int dfd, f;
+
+	if (!mkdtemp(dir))
+		return -1;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	f = openat(dfd, "f", O_WRONLY | O_CREAT, 0644);
+	return f < 0 || close(f) ? -1 : dfd;
+}
+
+static int inotify(void)
+{
+	return inotify_init1(0);
+}
+
+/* A new TCP socket; a listener waits at `peer`. */
+static int tcp_fresh(void)
+{
+	int l = fixture_tcp_bound(&peer);
+
+	if (l < 0 || listen(l, 1))
+		return -1;
+	return socket(AF_INET, SOCK_STREAM, 0);
+}
+
+/* Bound to 127.0.0.1, not listening. */
+static int tcp_bound(void)
+{
+	struct sockaddr_in a;
+
+	return fixture_tcp_bound(&a);
+}
+
+/* Listening, one connection pending. */
+static int tcp_listening(void)
+{
+	struct sockaddr_in a;
+	int l = fixture_tcp_bound(&a), c = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (l < 0 || c < 0 || listen(l, 1) ||
+	    connect(c, (struct sockaddr *)&a, sizeof(a)))
+		return -1;
+	return l;
+}
+
+/* /bin/busybox opened read-only. */
+static int executable(void)
+{
+	return open("/bin/busybox", O_RDONLY);
+}
+
+/* file_rw() with the attribute xattr_name set. */
+static int xattr_file(void)
+{
+	int fd = scratch_file();
+
+	if (fd < 0 || fsetxattr(fd, xattr_name, "v", 1, 0))
+		return -1;
+	return fd;
+}
+
+/* A memfd that allows sealing. */
+static int memfd(void)
+{
+	return memfd_create("rights", MFD_ALLOW_SEALING);
+}
+
+/* A read-only shared mapping of a scratch file, made before the limit. */
+static void *mapped;
+
+static int mapped_file(void)
+{
+	int fd = scratch_file();
+
+	mapped = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	return mapped == MAP_FAILED ? -1 : fd;
+}
 
 /* CAP_MMAP_X also holds CAP_MMAP and CAP_SEEK: this is its own bit. */
 #define CAP_MMAP_X_ONLY CAPRIGHT(0, 0x20ULL)
@@ -471,6 +565,28 @@ static int op_sendmmsg(int fd)
 
 	return sendmmsg(fd, &m, 1, 0) == 1 ? 0 : -1;
 }
+static int op_sendmsg(int fd)
+{
+	struct iovec v = { "x", 1 };
+	struct msghdr m = { .msg_iov = &v, .msg_iovlen = 1 };
+
+	return sendmsg(fd, &m, 0) == 1 ? 0 : -1;
+}
+static int op_recvmsg(int fd)
+{
+	char c;
+	struct iovec v = { &c, 1 };
+	struct msghdr m = { .msg_iov = &v, .msg_iovlen = 1 };
+
+	return recvmsg(fd, &m, MSG_DONTWAIT) == 1 ? 0 : -1;
+}
+static int op_openat2_read(int fd)
+{
+	struct open_how how = { .flags = O_RDONLY };
+	int f = (int)syscall(SYS_openat2, fd, "f", &how, sizeof(how));
+
+	return f < 0 ? -1 : close(f);
+}
 static int op_recvmmsg(int fd)
 {
 	char c;
@@ -529,6 +645,12 @@ static int op_writev(int fd)
 
 	return writev(fd, &v, 1) == 1 ? 0 : -1;
 }
+static int op_getdents_old(int fd)
+{
+	char buf[512];
+
+	return syscall(SYS_getdents, fd, buf, sizeof(buf)) < 0 ? -1 : 0;
+}
 static int op_getdents(int fd)
 {
 	char buf[512];
@@ -553,6 +675,12 @@ static int op_listen(int fd)
 static int op_connect(int fd)
 {
 	return connect(fd, (struct sockaddr *)&peer, sizeof(peer));
+}
+static int op_accept4(int fd)
+{
+	int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+
+	return c < 0 ? -1 : close(c);
 }
 static int op_accept(int fd)
 {
@@ -590,12 +718,6 @@ static int pipe_end(bool read_end)
 	return write(p[1], "y", 1) == 1 ? p[0] : -1;
 }
 
-/* fd, repositioned at its start (-1 on failure, which the op reports). */
-static int at_start(int fd)
-{
-	return lseek(fd, 0, SEEK_SET) < 0 ? -1 : fd;
-}
-
 enum xfer { X_SENDFILE, X_SPLICE, X_COPY_FILE_RANGE };
 
 /* Moves one byte from in to out, passing offset pointers where asked. */
@@ -621,14 +743,8 @@ static int xfer(enum xfer how, int in, bool in_off, int out, bool out_off)
 
 /*
  * fd, the limited descriptor, is the end the op's name says (_in or _out);
- * the other end is a fresh, unrestricted file or pipe.
+ * the other end is a fresh, unrestricted file (xfer_peer) or pipe.
  */
-/*
- * The other file of a transfer row, opened before the row's call and
- * before cap_enter() (run_case), as a sandboxed program holds its files.
- */
-static int xfer_peer = -1;
-
 static int peer_file(void)
 {
 	return xfer_peer >= 0 ? xfer_peer : scratch_file();
@@ -738,25 +854,16 @@ static int op_mmap_x(int fd)
 	return p == MAP_FAILED ? -1 : munmap(p, 4096);
 }
 
-/* A shared read-only mapping of fd, then mprotect to prot. */
-static int mprotect_shared(int fd, int prot)
-{
-	void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
-	int ret;
-
-	if (p == MAP_FAILED)
-		return -1;
-	ret = mprotect(p, 4096, prot);
-	munmap(p, 4096);
-	return ret;
-}
+/* mprotect of mapped_file()'s mapping, made before the limit. */
 static int op_mprotect_x(int fd)
 {
-	return mprotect_shared(fd, PROT_READ | PROT_EXEC);
+	(void)fd;
+	return mprotect(mapped, 4096, PROT_READ | PROT_EXEC);
 }
 static int op_mprotect_w(int fd)
 {
-	return mprotect_shared(fd, PROT_READ | PROT_WRITE);
+	(void)fd;
+	return mprotect(mapped, 4096, PROT_READ | PROT_WRITE);
 }
 
 static int op_fgetxattr(int fd)
@@ -810,289 +917,530 @@ static int op_fcntl_setfl(int fd)
 	return fcntl(fd, F_SETFL, O_NONBLOCK);
 }
 
-static const struct right_case cases[] = {
-	{ "writev", CAP_WRITE, FILE_RW, op_writev },
-	{ "getdents64", CAP_READ, DIRECTORY, op_getdents },
-	{ "inotify_add_watch", CAP_INOTIFY_ADD, INOTIFY, op_inotify_add },
-	{ "bind", CAP_BIND, TCP_FRESH, op_bind },
-	{ "listen", CAP_LISTEN, TCP_BOUND, op_listen },
-	{ "connect", CAP_CONNECT, TCP_FRESH, op_connect },
-	{ "accept", CAP_ACCEPT, TCP_LISTENING, op_accept },
-	{ "fexecve", CAP_FEXECVE, EXECUTABLE, op_fexecve },
-	{ "read", CAP_READ, FILE_RW, op_read },
-	{ "write", CAP_WRITE, FILE_RW, op_write },
-	{ "pread needs seek", CAP_SEEK, FILE_RW, op_pread },
-	{ "pread needs read", CAP_READ, FILE_RW, op_pread },
-	{ "pwrite needs seek", CAP_SEEK, FILE_RW, op_pwrite },
-	{ "readv", CAP_READ, FILE_RW, op_readv },
-	{ "fstat", CAP_FSTAT, FILE_RW, op_fstat },
-	{ "mmap read", CAP_MMAP, FILE_RW, op_mmap_r },
-	{ "mmap shared write", CAP_WRITE, FILE_RW, op_mmap_w_shared },
-	{ "ioctl", CAP_IOCTL, SOCKPAIR, op_ioctl },
-	{ "fcntl getfl", CAP_FCNTL, FILE_RW, op_fcntl_getfl },
-	{ "flock", CAP_FLOCK, FILE_RW, op_flock },
-	{ "fcntl setlk", CAP_FLOCK, FILE_RW, op_setlk },
-	{ "ftruncate", CAP_FTRUNCATE, FILE_RW, op_ftruncate },
-	{ "fchmod", CAP_FCHMOD, FILE_RW, op_fchmod },
-	{ "fchown", CAP_FCHOWN, FILE_RW, op_fchown },
-	{ "futimens", CAP_FUTIMES, FILE_RW, op_futimens },
-	{ "futimesat NULL path", CAP_FUTIMES, FILE_RW, op_futimesat_null },
-	{ "flistxattr", CAP_EXTATTR_LIST, FILE_RW, op_flistxattr },
-	{ "fstatfs", CAP_FSTATFS, FILE_RW, op_fstatfs },
-	{ "send", CAP_SEND, SOCKPAIR, op_send },
-	{ "recv", CAP_RECV, SOCKPAIR, op_recv },
-	{ "sendmmsg", CAP_SEND, SOCKPAIR, op_sendmmsg },
-	{ "recvmmsg", CAP_RECV, SOCKPAIR, op_recvmmsg },
-	{ "getsockname", CAP_GETSOCKNAME, SOCKPAIR, op_getsockname },
-	{ "getpeername", CAP_GETPEERNAME, SOCKPAIR, op_getpeername },
-	{ "getsockopt", CAP_GETSOCKOPT, SOCKPAIR, op_getsockopt },
-	{ "setsockopt", CAP_SETSOCKOPT, SOCKPAIR, op_setsockopt },
-	{ "shutdown", CAP_SHUTDOWN, SOCKPAIR, op_shutdown },
-	{ "openat needs lookup", CAP_LOOKUP, DIRECTORY, op_openat_read },
-	{ "openat O_RDONLY needs read", CAP_READ, DIRECTORY, op_openat_read },
-	{ "openat O_CREAT needs create", CAP_CREATE, DIRECTORY,
-	  op_openat_create },
-	{ "pwrite needs write", CAP_WRITE, FILE_RW, op_pwrite },
-	{ "sendfile input needs read", CAP_READ, FILE_RW, op_sendfile_in },
-	{ "sendfile input offset needs seek", CAP_SEEK, FILE_RW,
-	  op_sendfile_in_off },
-	{ "sendfile output needs write", CAP_WRITE, FILE_RW, op_sendfile_out },
-	{ "splice input needs read", CAP_READ, FILE_RW, op_splice_in },
-	{ "splice input offset needs seek", CAP_SEEK, FILE_RW,
-	  op_splice_in_off },
-	{ "splice output needs write", CAP_WRITE, FILE_RW, op_splice_out },
-	{ "splice output offset needs seek", CAP_SEEK, FILE_RW,
-	  op_splice_out_off },
-	{ "copy_file_range input needs read", CAP_READ, FILE_RW, op_copy_in },
-	{ "copy_file_range input offset needs seek", CAP_SEEK, FILE_RW,
-	  op_copy_in_off },
-	{ "copy_file_range output needs write", CAP_WRITE, FILE_RW,
-	  op_copy_out },
-	{ "copy_file_range output offset needs seek", CAP_SEEK, FILE_RW,
-	  op_copy_out_off },
-	{ "preadv needs seek", CAP_SEEK, FILE_RW, op_preadv },
-	{ "preadv needs read", CAP_READ, FILE_RW, op_preadv },
-	{ "pwritev needs seek", CAP_SEEK, FILE_RW, op_pwritev },
-	{ "pwritev needs write", CAP_WRITE, FILE_RW, op_pwritev },
-	{ "preadv2 offset needs seek", CAP_SEEK, FILE_RW, op_preadv2 },
-	{ "preadv2 offset needs read", CAP_READ, FILE_RW, op_preadv2 },
-	{ "preadv2 at -1 needs read", CAP_READ, FILE_RW, op_preadv2_at_pos },
-	{ "pwritev2 offset needs seek", CAP_SEEK, FILE_RW, op_pwritev2 },
-	{ "pwritev2 offset needs write", CAP_WRITE, FILE_RW, op_pwritev2 },
-	{ "pwritev2 at -1 needs write", CAP_WRITE, FILE_RW,
-	  op_pwritev2_at_pos },
-	{ "fstatat AT_EMPTY_PATH", CAP_FSTAT, FILE_RW, op_fstatat_empty },
-	{ "statx AT_EMPTY_PATH", CAP_FSTAT, FILE_RW, op_statx_empty },
-	{ "mmap exec", CAP_MMAP_X_ONLY, FILE_RW, op_mmap_x },
-	{ "mprotect add exec", CAP_MMAP_X_ONLY, FILE_RW, op_mprotect_x },
-	{ "mprotect add shared write", CAP_WRITE, FILE_RW, op_mprotect_w },
-	{ "openat O_WRONLY needs write", CAP_WRITE, DIRECTORY,
-	  op_openat_wronly },
-	{ "openat O_RDWR needs write", CAP_WRITE, DIRECTORY, op_openat_rdwr },
-	{ "openat O_WRONLY needs seek", CAP_SEEK, DIRECTORY, op_openat_wronly },
-	{ "openat O_RDWR needs seek", CAP_SEEK, DIRECTORY, op_openat_rdwr },
-	{ "openat O_TRUNC needs ftruncate", CAP_FTRUNCATE, DIRECTORY,
-	  op_openat_trunc },
-	{ "openat O_SYNC needs fsync", CAP_FSYNC, DIRECTORY, op_openat_sync },
-	{ "openat O_DSYNC needs fsync", CAP_FSYNC, DIRECTORY, op_openat_dsync },
-	{ "fcntl setfl needs fcntl", CAP_FCNTL, FILE_RW, op_fcntl_setfl },
-	{ "fcntl setfl needs the setfl sub-right", SUBRIGHT(CAP_FCNTL_SETFL),
-	  FILE_RW, op_fcntl_setfl },
-	{ "fcntl getfl needs the getfl sub-right", SUBRIGHT(CAP_FCNTL_GETFL),
-	  FILE_RW, op_fcntl_getfl },
-	{ "fcntl getlease needs flock", CAP_FLOCK, FILE_RW, op_getlease },
-	{ "fcntl setlease needs flock", CAP_FLOCK, FILE_RW, op_setlease },
-	{ "fcntl get_seals needs fstat", CAP_FSTAT, MEMFD, op_get_seals },
-	{ "fcntl add_seals needs fchmod", CAP_FCHMOD, MEMFD, op_add_seals },
+/*
+ * One row per operation and the rights it needs (rows.h): it succeeds
+ * with them and fails with ENOTCAPABLE without any one of them, in
+ * capability mode too, where a missing right is reported before any
+ * refusal of capability mode's (FreeBSD's order), except for the calls
+ * capability mode refuses at their entry whatever the rights
+ * (doc/capmode.md): ECAPMODE with or without the right, as FreeBSD's
+ * syscall table refuses bind (FreeBSD allows only bindat), connect
+ * (connectat) and inotify_add_watch (a path from the working directory)
+ * before any right, and as capability mode refuses openat2 (its flags
+ * are in user memory).
+ */
+static const struct rights_row cases[] = {
+	{ .name = "writev",
+	  .rights = CAP_WRITE,
+	  .make = file_rw,
+	  .op = op_writev,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "getdents64",
+	  .rights = CAP_READ,
+	  .make = directory,
+	  .op = op_getdents,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "inotify_add_watch",
+	  .rights = CAP_INOTIFY_ADD,
+	  .make = inotify,
+	  .op = op_inotify_add,
+	  .stock = EXPECT(0, ENOTCAPABLE, ECAPMODE, ECAPMODE) },
+	{ .name = "bind",
+	  .rights = CAP_BIND,
+	  .make = tcp_fresh,
+	  .op = op_bind,
+	  .stock = EXPECT(0, ENOTCAPABLE, ECAPMODE, ECAPMODE) },
+	{ .name = "listen",
+	  .rights = CAP_LISTEN,
+	  .make = tcp_bound,
+	  .op = op_listen,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "connect",
+	  .rights = CAP_CONNECT,
+	  .make = tcp_fresh,
+	  .op = op_connect,
+	  .stock = EXPECT(0, ENOTCAPABLE, ECAPMODE, ECAPMODE) },
+	{ .name = "accept",
+	  .rights = CAP_ACCEPT,
+	  .make = tcp_listening,
+	  .op = op_accept,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fexecve",
+	  .rights = CAP_FEXECVE,
+	  .make = executable,
+	  .op = op_fexecve,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "accept4",
+	  .rights = CAP_ACCEPT,
+	  .make = tcp_listening,
+	  .op = op_accept4,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "getdents",
+	  .rights = CAP_READ,
+	  .make = directory,
+	  .op = op_getdents_old,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "sendmsg",
+	  .rights = CAP_SEND,
+	  .make = sockpair,
+	  .op = op_sendmsg,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "recvmsg",
+	  .rights = CAP_RECV,
+	  .make = sockpair,
+	  .op = op_recvmsg,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat2 O_RDONLY",
+	  .rights = CAP_LOOKUP | CAP_READ,
+	  .make = directory,
+	  .op = op_openat2_read,
+	  .stock = EXPECT(0, ENOTCAPABLE, ECAPMODE, ECAPMODE) },
+	{ .name = "read",
+	  .rights = CAP_READ,
+	  .make = file_rw,
+	  .op = op_read,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "write",
+	  .rights = CAP_WRITE,
+	  .make = file_rw,
+	  .op = op_write,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "pread",
+	  .rights = CAP_PREAD,
+	  .make = file_rw,
+	  .op = op_pread,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "pwrite",
+	  .rights = CAP_PWRITE,
+	  .make = file_rw,
+	  .op = op_pwrite,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "readv",
+	  .rights = CAP_READ,
+	  .make = file_rw,
+	  .op = op_readv,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fstat",
+	  .rights = CAP_FSTAT,
+	  .make = file_rw,
+	  .op = op_fstat,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "mmap read",
+	  .rights = CAP_MMAP_R,
+	  .make = file_rw,
+	  .op = op_mmap_r,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "mmap shared write",
+	  .rights = CAP_MMAP_RW,
+	  .make = file_rw,
+	  .op = op_mmap_w_shared,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "ioctl",
+	  .rights = CAP_IOCTL,
+	  .make = sockpair,
+	  .op = op_ioctl,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fcntl getfl",
+	  .rights = CAP_FCNTL,
+	  .make = file_rw,
+	  .op = op_fcntl_getfl,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "flock",
+	  .rights = CAP_FLOCK,
+	  .make = file_rw,
+	  .op = op_flock,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fcntl setlk",
+	  .rights = CAP_FLOCK,
+	  .make = file_rw,
+	  .op = op_setlk,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "ftruncate",
+	  .rights = CAP_FTRUNCATE,
+	  .make = file_rw,
+	  .op = op_ftruncate,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fchmod",
+	  .rights = CAP_FCHMOD,
+	  .make = file_rw,
+	  .op = op_fchmod,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fchown",
+	  .rights = CAP_FCHOWN,
+	  .make = file_rw,
+	  .op = op_fchown,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "futimens",
+	  .rights = CAP_FUTIMES,
+	  .make = file_rw,
+	  .op = op_futimens,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "futimesat NULL path",
+	  .rights = CAP_FUTIMES,
+	  .make = file_rw,
+	  .op = op_futimesat_null,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "flistxattr",
+	  .rights = CAP_EXTATTR_LIST,
+	  .make = file_rw,
+	  .op = op_flistxattr,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fstatfs",
+	  .rights = CAP_FSTATFS,
+	  .make = file_rw,
+	  .op = op_fstatfs,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "send",
+	  .rights = CAP_SEND,
+	  .make = sockpair,
+	  .op = op_send,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "recv",
+	  .rights = CAP_RECV,
+	  .make = sockpair,
+	  .op = op_recv,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "sendmmsg",
+	  .rights = CAP_SEND,
+	  .make = sockpair,
+	  .op = op_sendmmsg,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "recvmmsg",
+	  .rights = CAP_RECV,
+	  .make = sockpair,
+	  .op = op_recvmmsg,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "getsockname",
+	  .rights = CAP_GETSOCKNAME,
+	  .make = sockpair,
+	  .op = op_getsockname,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "getpeername",
+	  .rights = CAP_GETPEERNAME,
+	  .make = sockpair,
+	  .op = op_getpeername,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "getsockopt",
+	  .rights = CAP_GETSOCKOPT,
+	  .make = sockpair,
+	  .op = op_getsockopt,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "setsockopt",
+	  .rights = CAP_SETSOCKOPT,
+	  .make = sockpair,
+	  .op = op_setsockopt,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "shutdown",
+	  .rights = CAP_SHUTDOWN,
+	  .make = sockpair,
+	  .op = op_shutdown,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat needs lookup",
+	  .rights = CAP_LOOKUP,
+	  .make = directory,
+	  .op = op_openat_read,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_RDONLY needs read",
+	  .rights = CAP_READ,
+	  .make = directory,
+	  .op = op_openat_read,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_CREAT needs create",
+	  .rights = CAP_CREATE,
+	  .make = directory,
+	  .op = op_openat_create,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "sendfile input needs read",
+	  .rights = CAP_READ,
+	  .make = file_rw,
+	  .op = op_sendfile_in,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "sendfile input offset needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_sendfile_in_off,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "sendfile output needs write",
+	  .rights = CAP_WRITE,
+	  .make = file_rw,
+	  .op = op_sendfile_out,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "splice input needs read",
+	  .rights = CAP_READ,
+	  .make = file_rw,
+	  .op = op_splice_in,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "splice input offset needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_splice_in_off,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "splice output needs write",
+	  .rights = CAP_WRITE,
+	  .make = file_rw,
+	  .op = op_splice_out,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "splice output offset needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_splice_out_off,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "copy_file_range input needs read",
+	  .rights = CAP_READ,
+	  .make = file_rw,
+	  .op = op_copy_in,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "copy_file_range input offset needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_copy_in_off,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "copy_file_range output needs write",
+	  .rights = CAP_WRITE,
+	  .make = file_rw,
+	  .op = op_copy_out,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "copy_file_range output offset needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_copy_out_off,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "preadv",
+	  .rights = CAP_PREAD,
+	  .make = file_rw,
+	  .op = op_preadv,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "pwritev",
+	  .rights = CAP_PWRITE,
+	  .make = file_rw,
+	  .op = op_pwritev,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "preadv2 offset needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_preadv2,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "preadv2 offset needs read",
+	  .rights = CAP_READ,
+	  .make = file_rw,
+	  .op = op_preadv2,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "preadv2 at -1 needs read",
+	  .rights = CAP_READ,
+	  .make = file_rw,
+	  .op = op_preadv2_at_pos,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "pwritev2 offset needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_pwritev2,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "pwritev2 offset needs write",
+	  .rights = CAP_WRITE,
+	  .make = file_rw,
+	  .op = op_pwritev2,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "pwritev2 at -1 needs write",
+	  .rights = CAP_WRITE,
+	  .make = file_rw,
+	  .op = op_pwritev2_at_pos,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fstatat AT_EMPTY_PATH",
+	  .rights = CAP_FSTAT,
+	  .make = file_rw,
+	  .op = op_fstatat_empty,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "statx AT_EMPTY_PATH",
+	  .rights = CAP_FSTAT,
+	  .make = file_rw,
+	  .op = op_statx_empty,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "mmap exec",
+	  .rights = CAP_MMAP_X,
+	  .make = file_rw,
+	  .op = op_mmap_x,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "mprotect add exec",
+	  .rights = CAP_MMAP_X,
+	  .make = mapped_file,
+	  .op = op_mprotect_x,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "mprotect add shared write",
+	  .rights = CAP_MMAP_W,
+	  .make = mapped_file,
+	  .op = op_mprotect_w,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_WRONLY needs write",
+	  .rights = CAP_WRITE,
+	  .make = directory,
+	  .op = op_openat_wronly,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_RDWR needs write",
+	  .rights = CAP_WRITE,
+	  .make = directory,
+	  .op = op_openat_rdwr,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_WRONLY needs seek",
+	  .rights = CAP_SEEK,
+	  .make = directory,
+	  .op = op_openat_wronly,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_RDWR needs seek",
+	  .rights = CAP_SEEK,
+	  .make = directory,
+	  .op = op_openat_rdwr,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_TRUNC needs ftruncate",
+	  .rights = CAP_FTRUNCATE,
+	  .make = directory,
+	  .op = op_openat_trunc,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_SYNC needs fsync",
+	  .rights = CAP_FSYNC,
+	  .make = directory,
+	  .op = op_openat_sync,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "openat O_DSYNC needs fsync",
+	  .rights = CAP_FSYNC,
+	  .make = directory,
+	  .op = op_openat_dsync,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fcntl setfl needs fcntl",
+	  .rights = CAP_FCNTL,
+	  .make = file_rw,
+	  .op = op_fcntl_setfl,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fcntl setfl needs the setfl sub-right",
+	  .fcntls = CAP_FCNTL_SETFL,
+	  .make = file_rw,
+	  .op = op_fcntl_setfl,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fcntl getfl needs the getfl sub-right",
+	  .fcntls = CAP_FCNTL_GETFL,
+	  .make = file_rw,
+	  .op = op_fcntl_getfl,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fcntl getlease needs flock",
+	  .rights = CAP_FLOCK,
+	  .make = file_rw,
+	  .op = op_getlease,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fcntl setlease needs flock",
+	  .rights = CAP_FLOCK,
+	  .make = file_rw,
+	  .op = op_setlease,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fcntl get_seals needs fstat",
+	  .rights = CAP_FSTAT,
+	  .make = memfd,
+	  .op = op_get_seals,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fcntl add_seals needs fchmod",
+	  .rights = CAP_FCHMOD,
+	  .make = memfd,
+	  .op = op_add_seals,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 };
-SELFTEST_ROWS_RIGHT(cases)
+SELFTEST_RIGHTS_ROWS(cases, "each_right_with_and_without")
 
 /* The xattr rows need a namespace tmpfs offers this run: see below. */
-static const struct right_case xattr_cases[] = {
-	{ "fgetxattr", CAP_EXTATTR_GET, XATTR_FILE, op_fgetxattr },
-	{ "fsetxattr", CAP_EXTATTR_SET, XATTR_FILE, op_fsetxattr },
-	{ "fremovexattr", CAP_EXTATTR_DELETE, XATTR_FILE, op_fremovexattr },
+static const struct rights_row xattr_cases[] = {
+	{ .name = "fgetxattr",
+	  .rights = CAP_EXTATTR_GET,
+	  .make = xattr_file,
+	  .op = op_fgetxattr,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fsetxattr",
+	  .rights = CAP_EXTATTR_SET,
+	  .make = xattr_file,
+	  .op = op_fsetxattr,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fremovexattr",
+	  .rights = CAP_EXTATTR_DELETE,
+	  .make = xattr_file,
+	  .op = op_fremovexattr,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 };
-SELFTEST_ROWS_RIGHT(xattr_cases)
+SELFTEST_RIGHTS_ROWS(xattr_cases, "xattr_rights_with_and_without")
 
 /*
  * Rights an operation must not need: it succeeds without them. Catches a
  * hook that demands too much (e.g. CAP_SEEK for a read at the position).
  */
-static const struct right_case unneeded_cases[] = {
-	{ "sendfile without offset needs no seek", CAP_SEEK, FILE_RW,
-	  op_sendfile_in },
-	{ "splice input without offset needs no seek", CAP_SEEK, FILE_RW,
-	  op_splice_in },
-	{ "splice output without offset needs no seek", CAP_SEEK, FILE_RW,
-	  op_splice_out },
-	{ "copy_file_range without offsets needs no seek", CAP_SEEK, FILE_RW,
-	  op_copy_in },
-	{ "preadv2 at -1 needs no seek", CAP_SEEK, FILE_RW, op_preadv2_at_pos },
-	{ "pwritev2 at -1 needs no seek", CAP_SEEK, FILE_RW,
-	  op_pwritev2_at_pos },
-	{ "mmap private write needs no write", CAP_WRITE, FILE_RW,
-	  op_mmap_w_private },
-	{ "openat O_APPEND needs no seek", CAP_SEEK, DIRECTORY,
-	  op_openat_append },
-	{ "openat O_TRUNC needs no seek", CAP_SEEK, DIRECTORY,
-	  op_openat_trunc },
-	{ "fcntl getlease needs no fcntl", CAP_FCNTL, FILE_RW, op_getlease },
-	{ "fcntl setlease needs no fcntl", CAP_FCNTL, FILE_RW, op_setlease },
-	{ "fcntl get_seals needs no fcntl", CAP_FCNTL, MEMFD, op_get_seals },
-	{ "fcntl add_seals needs no fcntl", CAP_FCNTL, MEMFD, op_add_seals },
+static const struct rights_row unneeded_cases[] = {
+	{ .name = "sendfile without offset needs no seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_sendfile_in,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "splice input without offset needs no seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_splice_in,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "splice output without offset needs no seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_splice_out,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "copy_file_range without offsets needs no seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_copy_in,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "preadv2 at -1 needs no seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_preadv2_at_pos,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "pwritev2 at -1 needs no seek",
+	  .rights = CAP_SEEK,
+	  .make = file_rw,
+	  .op = op_pwritev2_at_pos,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "mmap private write needs no write",
+	  .rights = CAP_WRITE,
+	  .make = file_rw,
+	  .op = op_mmap_w_private,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "openat O_APPEND needs no seek",
+	  .rights = CAP_SEEK,
+	  .make = directory,
+	  .op = op_openat_append,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "openat O_TRUNC needs no seek",
+	  .rights = CAP_SEEK,
+	  .make = directory,
+	  .op = op_openat_trunc,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "fcntl getlease needs no fcntl",
+	  .rights = CAP_FCNTL,
+	  .make = file_rw,
+	  .op = op_getlease,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "fcntl setlease needs no fcntl",
+	  .rights = CAP_FCNTL,
+	  .make = file_rw,
+	  .op = op_setlease,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "fcntl get_seals needs no fcntl",
+	  .rights = CAP_FCNTL,
+	  .make = memfd,
+	  .op = op_get_seals,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "fcntl add_seals needs no fcntl",
+	  .rights = CAP_FCNTL,
+	  .make = memfd,
+	  .op = op_add_seals,
+	  .stock = EXPECT(0, 0, 0, 0) },
 };
-SELFTEST_ROWS_RIGHT(unneeded_cases)
-
-static int make_fd(enum kind kind)
-{
-	struct sockaddr_in a;
-	int sv[2], l, c;
-	char dir[] = "/tmp/rights-dir.XXXXXX";
-
-	switch (kind) {
-	case FILE_RW:
-		/* At the start now: rewinding after the limit needs CAP_SEEK.
-		 */
-		return at_start(scratch_file());
-	case SOCKPAIR:
-		/* sv[1] stays open in the child as the peer, with data sent. */
-		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
-		    write(sv[1], "y", 1) != 1)
-			return -1;
-		return sv[0];
-	case DIRECTORY:
-		if (!mkdtemp(dir))
-			return -1;
-		int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-		int f = openat(dfd, "f", O_WRONLY | O_CREAT, 0644);
-
-		close(f);
-		return dfd;
-	case INOTIFY:
-		return inotify_init1(0);
-	case TCP_FRESH:
-		l = fixture_tcp_bound(&peer);
-		if (l < 0 || listen(l, 1))
-			return -1;
-		return socket(AF_INET, SOCK_STREAM, 0);
-	case TCP_BOUND:
-		return fixture_tcp_bound(&a);
-	case TCP_LISTENING:
-		l = fixture_tcp_bound(&a);
-		c = socket(AF_INET, SOCK_STREAM, 0);
-		if (l < 0 || c < 0 || listen(l, 1) ||
-		    connect(c, (struct sockaddr *)&a, sizeof(a)))
-			return -1;
-		return l;
-	case EXECUTABLE:
-		return open("/bin/busybox", O_RDONLY);
-	case XATTR_FILE:
-		l = scratch_file();
-		if (l < 0 || fsetxattr(l, xattr_name, "v", 1, 0))
-			return -1;
-		return l;
-	case MEMFD:
-		return memfd_create("rights", MFD_ALLOW_SEALING);
-	}
-	return -1;
-}
-
-/*
- * Limits fd for one run of a case. Both runs limit, so the "with" run goes
- * through the same table lookup as the "without" run, not the fast path of
- * a process that has no table.
- */
-static int limit_for(int fd, const struct right_case *c, bool without)
-{
-	uint32_t sub = CAPIDXBIT(c->right) ? 0 : (uint32_t)c->right;
-
-	if (fixture_limit_all_but(fd, without && !sub ? c->right : 0))
-		return -1;
-	if (!sub)
-		return 0;
-	return cap_fcntls_limit(fd, without ? CAP_FCNTL_ALL & ~sub : sub);
-}
-
-/*
- * Rows whose syscall capability mode refuses at its entry whatever the
- * rights (doc/capmode.md): ECAPMODE with or without the right, as
- * FreeBSD's syscall table refuses bind and connect before any right.
- */
-static const char *const capmode_refused[] = {
-	"bind",		     /* an address: FreeBSD allows only bindat */
-	"connect",	     /* likewise connectat */
-	"inotify_add_watch", /* a path from the working directory */
-};
-
-/* What a row's call gives with its right in capability mode. */
-static int capmode_result(const struct right_case *c)
-{
-	for (size_t i = 0;
-	     i < sizeof(capmode_refused) / sizeof(capmode_refused[0]); i++)
-		if (!strcmp(c->name, capmode_refused[i]))
-			return ECAPMODE;
-	return 0;
-}
-
-/*
- * Runs one case in a child, in capability mode if capmode (entered after
- * the limit, as a program does): 0, ENOTCAPABLE, ECAPMODE, or 200+ for
- * anything else.
- */
-static int run_case(const struct right_case *c, bool without, bool capmode)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int fd = make_fd(c->kind);
-
-		if (fd < 0)
-			_exit(200);
-		if (limit_for(fd, c, without))
-			_exit(201);
-		xfer_peer = scratch_file();
-		if (capmode && cap_enter())
-			_exit(203);
-		if (c->op(fd) == 0)
-			_exit(0);
-		_exit(errno == ENOTCAPABLE || errno == ECAPMODE ? errno : 202);
-	}
-	return selftest_wait(pid);
-}
-
-/*
- * Each row must succeed with its right and fail ENOTCAPABLE without it;
- * in capability mode too, where the missing right is reported before any
- * refusal of capability mode's (FreeBSD's order), except for the calls
- * capability mode refuses at their entry (capmode_refused).
- */
-static void run_rows(const struct right_case *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct right_case *c = &rows[i];
-		int with = run_case(c, false, false);
-		int without = run_case(c, true, false);
-		int cm_with = run_case(c, false, true);
-		int cm_without = run_case(c, true, true);
-
-		if (!ASSERT_EQ(with, 0, c->name) ||
-		    !ASSERT_EQ(without, ENOTCAPABLE, c->name) ||
-		    !ASSERT_EQ(cm_with, capmode_result(c), c->name) ||
-		    !ASSERT_EQ(cm_without, capmode_result(c) ?: ENOTCAPABLE,
-			       c->name))
-			fprintf(stderr,
-				"    case '%s': with=%d without=%d, in "
-				"capability mode with=%d without=%d\n",
-				c->name, with, without, cm_with, cm_without);
-	}
-}
+SELFTEST_RIGHTS_ROWS(unneeded_cases, "rights_not_needed")
 
 SELFTEST(each_right_with_and_without)
 {
 	if (!fixture_loaded())
 		return;
-	run_rows(cases, sizeof(cases) / sizeof(cases[0]));
+	rows_run(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /*
@@ -1119,17 +1467,15 @@ SELFTEST(xattr_rights_with_and_without)
 		return;
 	}
 	close(fd);
-	run_rows(xattr_cases, sizeof(xattr_cases) / sizeof(xattr_cases[0]));
+	rows_run(xattr_cases, sizeof(xattr_cases) / sizeof(xattr_cases[0]));
 }
 
 SELFTEST(rights_not_needed)
 {
 	if (!fixture_loaded())
 		return;
-	for (size_t i = 0;
-	     i < sizeof(unneeded_cases) / sizeof(unneeded_cases[0]); i++)
-		ASSERT_EQ(run_case(&unneeded_cases[i], true, false), 0,
-			  unneeded_cases[i].name);
+	rows_run(unneeded_cases,
+		 sizeof(unneeded_cases) / sizeof(unneeded_cases[0]));
 }
 
 /*
@@ -1269,7 +1615,7 @@ SELFTEST(openat_derives_dirfd_rights)
 
 	if (!fixture_loaded())
 		return;
-	dfd = make_fd(DIRECTORY);
+	dfd = directory();
 	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_FSTAT);
 	ASSERT_OK(cap_rights_limit(dfd, &r), "limit dir");
 	f = openat(dfd, "f", O_RDONLY);
@@ -1291,7 +1637,7 @@ SELFTEST(narrowing_a_derived_descriptor_leaves_its_dup)
 
 	if (!fixture_loaded())
 		return;
-	dfd = make_fd(DIRECTORY);
+	dfd = directory();
 	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_WRITE, CAP_SEEK,
 			CAP_FSTAT);
 	ASSERT_OK(cap_rights_limit(dfd, &r), "limit dir");
@@ -1302,7 +1648,7 @@ SELFTEST(narrowing_a_derived_descriptor_leaves_its_dup)
 	cap_rights_init(&ro, CAP_READ);
 	expect_narrowing_spares_dup(f, d, &ro, &r);
 
-	l = make_fd(TCP_LISTENING);
+	l = tcp_listening();
 	if (!ASSERT_OK(l, "listener"))
 		return;
 	cap_rights_init(&r, CAP_ACCEPT, CAP_READ, CAP_WRITE, CAP_GETSOCKNAME);
@@ -1321,7 +1667,7 @@ SELFTEST(accept_inherits_listener_rights)
 
 	if (!fixture_loaded())
 		return;
-	l = make_fd(TCP_LISTENING);
+	l = tcp_listening();
 	if (!ASSERT_OK(l, "listener"))
 		return;
 	cap_rights_init(&r, CAP_ACCEPT, CAP_READ, CAP_GETSOCKNAME);

@@ -9,9 +9,13 @@
  *   ("yes" for OPT_YES, "no: REASON" with the table's reason for OPT_NO,
  *   either for OPT_PART, "libcapsicum only: REASON" for OPT_LIB); each
  *   table row's rights appear in the doc, with each verdict it has.
- * - the selftest rows that carry a right (`capsicum_selftests --list`
- *   prints it after the name): the right is one the syscall the row is
- *   named after needs.
+ * - the selftest rights rows (`capsicum_selftests --list` prints their
+ *   rights and expectations): a row that expects ENOTCAPABLE tests
+ *   exactly the rights the table gives the syscall it is named after
+ *   (or rights its rule asks for), expects ENOTCAPABLE where the table
+ *   says a kernel enforces it, and some row pins each gap the table
+ *   lists; every enforced syscall has rows that cover its rights
+ *   (check_rows below).
  * - the BPF side's syscall numbers: no NR_ define left in bpf/ names a
  *   table syscall.
  */
@@ -503,43 +507,312 @@ Test(optable, bpf_syscall_numbers_come_from_the_table)
 }
 
 /*
- * Each selftest row that carries its right (`--list` prints it after a
- * tab) is named after a table syscall (its first word) and tests a
- * right that syscall needs, by its rights or its rule.
+ * A rights cell of `--list`: CAP_ names (or hex words) joined by '|',
+ * CAP_FCNTL_* sub-rights among them. False if a name is unknown.
  */
-Test(optable, selftest_rows_test_a_right_the_table_gives)
+static bool list_rights(const char *cell, struct rset *out)
 {
-	FILE *list = popen(SELFTESTS_BIN " --list", "r");
-	char *line = NULL, *tab;
+	char *copy = strdup(cell), *p, *save;
+	bool ok = true;
+
+	memset(out, 0, sizeof(*out));
+	for (p = strtok_r(copy, "|", &save); p && ok;
+	     p = strtok_r(NULL, "|", &save)) {
+		struct rset one;
+		cap_rights_t r;
+
+		if (!strncmp(p, "0x", 2) && !capsicum_rights_parse(p, &r)) {
+			one.w[0] = r.cr_rights[0] & CAP_RIGHTS_BITS_MASK;
+			one.w[1] = r.cr_rights[1] & CAP_RIGHTS_BITS_MASK;
+			one.fcntls = 0;
+		} else if (!right_named(p, &one)) {
+			ok = false;
+		}
+		rset_add(out, one);
+	}
+	free(copy);
+	return ok && !rset_empty(*out);
+}
+
+/* What a variant of a row gives, as the row says it. */
+enum result { R_ZERO, R_NOTCAP, R_CAPMODE, R_OTHER };
+
+/* A row's expectation on one kernel: with, without, and in capmode. */
+struct expect {
+	enum result with, without, cm_with, cm_without;
+};
+
+static enum result result_of(const char *s, size_t len)
+{
+	if (len == 1 && *s == '0')
+		return R_ZERO;
+	if (len == 11 && !strncmp(s, "ENOTCAPABLE", len))
+		return R_NOTCAP;
+	if (len == 8 && !strncmp(s, "ECAPMODE", len))
+		return R_CAPMODE;
+	return R_OTHER;
+}
+
+/* "KERNEL=W,WO,CW,CWO" into *e; false if it is not that. */
+static bool expect_of(const char *cell, const char *kernel, struct expect *e)
+{
+	enum result *r[] = { &e->with, &e->without, &e->cm_with,
+			     &e->cm_without };
+	size_t klen = strlen(kernel);
+	const char *p = cell;
+
+	if (strncmp(p, kernel, klen) || p[klen] != '=')
+		return false;
+	p += klen + 1;
+	for (size_t i = 0; i < 4; i++) {
+		size_t len = strcspn(p, ",");
+
+		if (!len || (i < 3 && p[len] != ','))
+			return false;
+		*r[i] = result_of(p, len);
+		p += len + (i < 3);
+	}
+	return !*p;
+}
+
+/* What the rows of one table syscall say, per kernel. */
+struct op_rows {
+	bool claimed;	       /* some row expects ENOTCAPABLE somewhere */
+	struct rset tested[2]; /* rights rows expect ENOTCAPABLE without */
+	bool gap[2];	       /* a claiming row expects the call to pass */
+};
+
+/*
+ * Table syscalls no row tests, and why. Every other syscall a kernel
+ * enforces (OPT_YES) has rows.
+ */
+static const char *const unrowed[][2] = {
+	{ "fchmodat2", "Linux 6.6 and up, not on 6.1: the fchmodat rows "
+		       "prove its hook" },
+	{ "pidfd_send_signal", "procdesc_rights (a process descriptor's "
+			       "kill, with its own child)" },
+};
+
+/*
+ * Checks the rights rows of `capsicum_selftests --list` against the
+ * table; returns the number of problems:
+ *
+ * - each row is named after a table syscall (its first word), its rights
+ *   parse, the call works with them (`with` is 0 on both kernels, 0 or
+ *   ECAPMODE in capability mode);
+ * - a row that expects ENOTCAPABLE anywhere tests exactly the table's
+ *   rights for its syscall (rule "none") or rights the rule can ask for;
+ *   where the table says a kernel enforces the syscall (OPT_YES) it
+ *   expects ENOTCAPABLE without them there (ECAPMODE in capability mode
+ *   allowed);
+ * - a row that expects no ENOTCAPABLE (a right not needed) names rights
+ *   the syscall or its rule could need;
+ * - per syscall: the rows expecting ENOTCAPABLE on a kernel that
+ *   enforces it cover all its table rights; on a kernel that does not
+ *   (OPT_NO, OPT_LIB), some row pins the gap (`without` is 0); every
+ *   syscall some kernel enforces has rows, but those of unrowed[].
+ */
+static int check_rows(FILE *list, struct report *rep, int *nrows)
+{
+	static struct op_rows seen[NOPS];
+	char *line = NULL;
 	size_t cap = 0;
-	int rows = 0;
 
-	cr_assert_not_null(list, "cannot run %s --list", SELFTESTS_BIN);
+	memset(seen, 0, sizeof(seen));
+	*nrows = 0;
+	rep->f = open_memstream(&rep->text, &rep->len);
 	while (getline(&line, &cap, list) > 0) {
-		uint64_t right;
+		char *cells[5] = { NULL }, *save, *name;
+		struct expect e[2];
+		struct rset right;
+		bool claim = false;
 		size_t len;
-		int i;
+		int n = 0, i;
 
-		if (strncmp(line, "row ", 4) || !(tab = strchr(line, '\t')))
+		if (strncmp(line, "row ", 4) || !strchr(line, '\t'))
+			continue; /* a test, or a row without rights */
+		line[strcspn(line, "\n")] = '\0';
+		for (char *c = strtok_r(line + 4, "\t", &save); c && n < 5;
+		     c = strtok_r(NULL, "\t", &save))
+			cells[n++] = c;
+		name = cells[0];
+		(*nrows)++;
+		if (n != 4 || !expect_of(cells[2], "stock", &e[STOCK]) ||
+		    !expect_of(cells[3], "patched", &e[PATCHED])) {
+			problem(rep,
+				"row `%s`: not NAME, RIGHTS, stock=..., "
+				"patched=...",
+				name);
 			continue;
-		*tab = '\0';
-		right = strtoull(tab + 1, NULL, 16);
-		len = strcspn(line + 4, " ");
-		i = op_index(line + 4, len);
-		rows++;
-		cr_expect_geq(i, 0, "row `%s`: `%.*s` is no table syscall",
-			      line + 4, (int)len, line + 4);
-		if (i < 0)
+		}
+		if (!list_rights(cells[1], &right)) {
+			problem(rep, "row `%s`: rights \"%s\" do not parse",
+				name, cells[1]);
 			continue;
-		cr_expect(rset_within(rset_of(right), op_may(&ops[i])),
-			  "row `%s` tests %#" PRIx64 ", which the table does "
-			  "not give `%s` (rights %#" PRIx64 ", rule %s)",
-			  line + 4, right, ops[i].name, ops[i].rights,
-			  rules[ops[i].rule].name);
+		}
+		len = strcspn(name, " ");
+		i = op_index(name, len);
+		if (i < 0) {
+			problem(rep, "row `%s`: `%.*s` is no table syscall",
+				name, (int)len, name);
+			continue;
+		}
+		for (int k = STOCK; k <= PATCHED; k++) {
+			if (e[k].with != R_ZERO || (e[k].cm_with != R_ZERO &&
+						    e[k].cm_with != R_CAPMODE))
+				problem(rep,
+					"row `%s`: the call must work with its "
+					"rights (%s)",
+					name, k == STOCK ? "stock" : "patched");
+			claim |= e[k].without == R_NOTCAP ||
+				 e[k].cm_without == R_NOTCAP;
+		}
+		if (claim && ops[i].rule == OPT_RULE_none &&
+		    !(rset_within(right, rset_of(ops[i].rights)) &&
+		      rset_within(rset_of(ops[i].rights), right)))
+			problem(rep,
+				"row `%s` tests %s, the table gives `%s` "
+				"%#" PRIx64 " (rule none: exactly those)",
+				name, cells[1], ops[i].name, ops[i].rights);
+		else if (!rset_within(right, op_may(&ops[i])))
+			problem(rep,
+				"row `%s` tests %s, which the table does not "
+				"give `%s` (rights %#" PRIx64 ", rule %s)",
+				name, cells[1], ops[i].name, ops[i].rights,
+				rules[ops[i].rule].name);
+		if (!claim)
+			continue;
+		seen[i].claimed = true;
+		for (int k = STOCK; k <= PATCHED; k++) {
+			if (ops[i].verdict[k] == OPT_YES &&
+			    (e[k].without != R_NOTCAP ||
+			     (e[k].cm_without != R_NOTCAP &&
+			      e[k].cm_without != R_CAPMODE)))
+				problem(rep,
+					"row `%s`: the table says the %s "
+					"kernel enforces `%s`, the row does "
+					"not expect ENOTCAPABLE without %s",
+					name, k == STOCK ? "stock" : "patched",
+					ops[i].name, cells[1]);
+			if (e[k].without == R_NOTCAP)
+				rset_add(&seen[i].tested[k], right);
+			if (e[k].without == R_ZERO)
+				seen[i].gap[k] = true;
+		}
 	}
 	free(line);
+	for (size_t i = 0; i < NOPS; i++) {
+		const struct op *o = &ops[i];
+		bool enforced = false, exempt = false;
+
+		for (size_t u = 0; u < sizeof(unrowed) / sizeof(unrowed[0]);
+		     u++)
+			exempt |= !strcmp(unrowed[u][0], o->name);
+		for (int k = STOCK; k <= PATCHED; k++) {
+			const char *which = k == STOCK ? "stock" : "patched";
+
+			enforced |= o->verdict[k] == OPT_YES;
+			if (!seen[i].claimed)
+				continue;
+			if (o->verdict[k] == OPT_YES &&
+			    !rset_within(rset_of(o->rights), seen[i].tested[k]))
+				problem(rep,
+					"`%s`: no row tests all its rights "
+					"(%#" PRIx64 ") on the %s kernel",
+					o->name, o->rights, which);
+			if ((o->verdict[k] == OPT_NO ||
+			     o->verdict[k] == OPT_LIB) &&
+			    !seen[i].gap[k])
+				problem(rep,
+					"`%s`: the table says the %s kernel "
+					"does not enforce it, no row pins that",
+					o->name, which);
+		}
+		if (enforced && !seen[i].claimed && !exempt)
+			problem(rep, "`%s`: no row tests it", o->name);
+		if (exempt && seen[i].claimed)
+			problem(rep,
+				"`%s`: rows test it, drop it from "
+				"unrowed[]",
+				o->name);
+	}
+	fclose(rep->f);
+	return rep->problems;
+}
+
+Test(optable, selftest_rows_test_the_rights_the_table_gives)
+{
+	FILE *list = popen(SELFTESTS_BIN " --list", "r");
+	struct report r = { .problems = 0 };
+	int rows;
+
+	cr_assert_not_null(list, "cannot run %s --list", SELFTESTS_BIN);
+	cr_expect_eq(check_rows(list, &r, &rows), 0,
+		     "the selftest rows disagree with "
+		     "include/capsicum/optable.h:\n%s",
+		     r.text);
+	free(r.text);
 	cr_assert_eq(pclose(list), 0, "%s --list failed", SELFTESTS_BIN);
-	cr_expect_gt(rows, 0, "--list printed no row with a right");
+	cr_expect_gt(rows, 0, "--list printed no rights row");
+}
+
+/* check_rows() on a --list of rows: the number of problems. */
+static int check_rows_fixture(const char *rows)
+{
+	struct report r = { .problems = 0 };
+	FILE *f = fmemopen((void *)rows, strlen(rows), "r");
+	int n, nrows;
+
+	cr_assert_not_null(f);
+	n = check_rows(f, &r, &nrows);
+	fclose(f);
+	free(r.text);
+	return n;
+}
+
+#define ROW_YES                                                                \
+	"\tstock=0,ENOTCAPABLE,0,ENOTCAPABLE\t"                                \
+	"patched=0,ENOTCAPABLE,0,ENOTCAPABLE\n"
+
+Test(optable, row_checker_catches_a_wrong_right_or_expectation)
+{
+	/* Alone, a writev row leaves every other syscall unrowed. */
+	int good = check_rows_fixture("row writev\tCAP_WRITE" ROW_YES);
+
+	cr_expect_gt(check_rows_fixture("row writev\tCAP_READ" ROW_YES), good,
+		     "a right the table does not give");
+	cr_expect_gt(
+		check_rows_fixture("row writev\tCAP_WRITE|CAP_SEEK" ROW_YES),
+		good, "more than the table gives (rule none)");
+	cr_expect_gt(check_rows_fixture("row writev\tCAP_WRITE\t"
+					"stock=0,0,0,0\tpatched=0,"
+					"ENOTCAPABLE,0,ENOTCAPABLE\n"),
+		     good, "stock enforces writev: the row must say so");
+	cr_expect_gt(check_rows_fixture("row writev\tCAP_WRITE\t"
+					"stock=EPERM,ENOTCAPABLE,0,"
+					"ENOTCAPABLE\tpatched=0,ENOTCAPABLE,"
+					"0,ENOTCAPABLE\n"),
+		     good, "the call must work with its rights");
+	cr_expect_gt(check_rows_fixture("row nosuch\tCAP_WRITE" ROW_YES), good,
+		     "no table syscall");
+	cr_expect_gt(check_rows_fixture("row writev\tCAP_NOSUCH" ROW_YES), good,
+		     "an unknown right");
+	/* lseek: stock does not enforce it; a row must pin that. */
+	cr_expect_gt(check_rows_fixture("row lseek\tCAP_SEEK" ROW_YES), good,
+		     "lseek enforced on stock, against the table");
+	cr_expect_eq(
+		check_rows_fixture("row lseek\tCAP_SEEK\tstock=0,0,0,0\t"
+				   "patched=0,ENOTCAPABLE,0,ENOTCAPABLE\n"),
+		good, "lseek's gap pinned on stock");
+	/* pread64 needs CAP_READ and CAP_SEEK: one row of each is enough. */
+	cr_expect_eq(check_rows_fixture("row pread\tCAP_PREAD" ROW_YES), good,
+		     "pread");
+	cr_expect_gt(check_rows_fixture("row pread\tCAP_READ" ROW_YES), good,
+		     "pread without its CAP_SEEK");
+	/* A right not needed: no ENOTCAPABLE, a right the rule may ask. */
+	cr_expect_eq(check_rows_fixture("row preadv2 at -1\tCAP_SEEK\t"
+					"stock=0,0,0,0\tpatched=0,0,0,0\n"),
+		     good + 1, "preadv2 then has no row claiming it");
 }
 
 /* The checker itself, on small pages. */
