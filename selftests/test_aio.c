@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "fixture.h"
+#include "rows.h"
 #include "selftest.h"
 
 #include <errno.h>
@@ -55,76 +56,79 @@ static long aio_one(int fd, int opcode)
 	return ret;
 }
 
-struct aio_case {
-	const char *name;
-	int opcode;
-	uint64_t right; /* the one taken away */
-	long ok;	/* the result with every right */
-	long without;	/* and without it: what the kernel enforces */
-	bool dir;	/* on a directory: tmpfs files have no fsync */
-};
+/* The row's call: 0 if the iocb completed, else -1 with its errno. */
+static int aio_op(int fd, int opcode)
+{
+	long r = aio_one(fd, opcode);
+
+	if (r >= 0)
+		return 0;
+	errno = r > -1000 ? (int)-r : EIO;
+	return -1;
+}
+static int op_aio_pread(int fd)
+{
+	return aio_op(fd, IOCB_CMD_PREAD);
+}
+static int op_aio_pwrite(int fd)
+{
+	return aio_op(fd, IOCB_CMD_PWRITE);
+}
+static int op_aio_fsync(int fd)
+{
+	return aio_op(fd, IOCB_CMD_FSYNC);
+}
+static int op_aio_fdsync(int fd)
+{
+	return aio_op(fd, IOCB_CMD_FDSYNC);
+}
+
+static int aio_file(void)
+{
+	return fixture_scratch_file("0123456789");
+}
+/* tmpfs files have no fsync; its directories do (noop_fsync). */
+static int aio_dir(void)
+{
+	return open("/tmp", O_RDONLY | O_DIRECTORY);
+}
 
 /*
  * Reads and writes are refused without their rights on every kernel
- * (stock: the file's floor, which is this descriptor's limit here);
- * fsync reaches no hook (the table's io_submit row says so).
+ * (stock: by the file's floor, which is this descriptor's limit here);
+ * fsync reaches no hook (the table's io_submit row says so). Capability
+ * mode allows Linux AIO.
  */
-static const struct aio_case aio_cases[] = {
-	{ .name = "aio pread needs read",
-	  .opcode = IOCB_CMD_PREAD,
-	  .right = CAP_READ,
-	  .ok = 4,
-	  .without = -ENOTCAPABLE },
-	{ .name = "aio pread needs seek",
-	  .opcode = IOCB_CMD_PREAD,
-	  .right = CAP_SEEK,
-	  .ok = 4,
-	  .without = -ENOTCAPABLE },
-	{ .name = "aio pwrite needs write",
-	  .opcode = IOCB_CMD_PWRITE,
-	  .right = CAP_WRITE,
-	  .ok = 4,
-	  .without = -ENOTCAPABLE },
-	{ .name = "aio pwrite needs seek",
-	  .opcode = IOCB_CMD_PWRITE,
-	  .right = CAP_SEEK,
-	  .ok = 4,
-	  .without = -ENOTCAPABLE },
-	{ .name = "aio fsync is not checked",
-	  .opcode = IOCB_CMD_FSYNC,
-	  .right = CAP_FSYNC,
-	  .ok = 0,
-	  .without = 0,
-	  .dir = true },
-	{ .name = "aio fdsync is not checked",
-	  .opcode = IOCB_CMD_FDSYNC,
-	  .right = CAP_FSYNC,
-	  .ok = 0,
-	  .without = 0,
-	  .dir = true },
+static const struct rights_row aio_rows[] = {
+	{ .name = "io_submit pread",
+	  .rights = CAP_PREAD,
+	  .make = aio_file,
+	  .op = op_aio_pread,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "io_submit pwrite",
+	  .rights = CAP_PWRITE,
+	  .make = aio_file,
+	  .op = op_aio_pwrite,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "io_submit fsync",
+	  .rights = CAP_FSYNC,
+	  .make = aio_dir,
+	  .op = op_aio_fsync,
+	  .stock = EXPECT(0, 0, 0, 0) },
+	{ .name = "io_submit fdsync",
+	  .rights = CAP_FSYNC,
+	  .make = aio_dir,
+	  .op = op_aio_fdsync,
+	  .stock = EXPECT(0, 0, 0, 0) },
 };
+
+SELFTEST_RIGHTS_ROWS(aio_rows, "aio_rights_with_and_without")
 
 SELFTEST(aio_rights_with_and_without)
 {
 	if (!fixture_loaded())
 		return;
-	for (size_t i = 0; i < sizeof(aio_cases) / sizeof(aio_cases[0]); i++) {
-		const struct aio_case *c = &aio_cases[i];
-		int fd = c->dir ? open("/tmp", O_RDONLY | O_DIRECTORY)
-				: fixture_scratch_file("0123456789");
-		int lim = c->dir ? open("/tmp", O_RDONLY | O_DIRECTORY)
-				 : fixture_scratch_file("0123456789");
-
-		if (!ASSERT_OK(fd, "file") || !ASSERT_OK(lim, "file"))
-			return;
-		if (!ASSERT_OK(fixture_limit_all_but(fd, 0), c->name) ||
-		    !ASSERT_OK(fixture_limit_all_but(lim, c->right), c->name))
-			return;
-		ASSERT_EQ(aio_one(fd, c->opcode), c->ok, c->name);
-		ASSERT_EQ(aio_one(lim, c->opcode), c->without, c->name);
-		close(fd);
-		close(lim);
-	}
+	rows_run(aio_rows, sizeof(aio_rows) / sizeof(aio_rows[0]));
 }
 
 /*

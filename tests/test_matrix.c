@@ -4,7 +4,8 @@
  * doc/enforcement.md must name its proof in backticks, every name there
  * must be a selftest or a table row the selftest binary really has
  * (`capsicum_selftests --list`, which loads nothing and so runs on the
- * host), and every table row must be cited by some "yes" row.
+ * host), and every table row must be cited by some row: a "yes" row's
+ * proof, or the rows a "no" row names as pinning its gap (optional).
  *
  * Only tables whose header has a "stock" (or "patched") and a "proof"
  * column are read, so other tables in the page are left alone.
@@ -53,7 +54,8 @@ static void add(struct names *s, const char *name, size_t len)
 
 /*
  * Checks doc against the known test and row names; rows must also be
- * cited by a "yes" row. Returns the number of problems, listed in r.
+ * cited, by a "yes" row or as the pin of a "no" row's gap. Returns the number
+ * of problems, listed in r.
  */
 static int check_matrix(const char *doc, const struct names *known,
 			const struct names *rows, struct report *r)
@@ -85,8 +87,7 @@ static int check_matrix(const char *doc, const struct names *known,
 		if (stock < 0 || proof < 0 || proof >= n || stock >= n ||
 		    !strncmp(cells[0], "---", 3))
 			continue;
-		if (strncmp(cells[stock], "yes", 3))
-			continue;
+		bool yes = !strncmp(cells[stock], "yes", 3);
 		int names_here = 0;
 
 		for (char *p = cells[proof]; (p = strchr(p, '`'));) {
@@ -104,13 +105,13 @@ static int check_matrix(const char *doc, const struct names *known,
 				add(&cited, p, end - p);
 			p = end + 1;
 		}
-		if (!names_here)
+		if (yes && !names_here)
 			problem(r, "line %d (%s, %s): \"yes\" without a proof",
 				lineno, cells[0], cells[1]);
 	}
 	for (size_t i = 0; i < rows->n; i++)
 		if (!has(&cited, rows->v[i], strlen(rows->v[i])))
-			problem(r, "row `%s` is cited by no \"yes\" row",
+			problem(r, "row `%s` is cited by no row of the doc",
 				rows->v[i]);
 	fclose(r->f);
 	free(copy);
@@ -269,8 +270,18 @@ Test(matrix, checker_catches_an_unknown_name)
 
 Test(matrix, checker_catches_an_uncited_row)
 {
-	/* A "no" row's names prove nothing. */
 	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a` |\n"
-				   "| `CAP_B` | b | no | `row b` |\n"),
+				   "| `CAP_B` | b | no | |\n"),
+		     1);
+}
+
+Test(matrix, checker_takes_a_no_rows_pin_of_its_gap)
+{
+	/* A "no" row may name the rows that pin its gap: they must exist. */
+	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a` |\n"
+				   "| `CAP_B` | b | no | `row b` pins it |\n"),
+		     0);
+	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a`, `row b` |\n"
+				   "| `CAP_B` | b | no | `row z` pins it |\n"),
 		     1);
 }

@@ -101,9 +101,10 @@ enum opt_verdict {
 	  "or modified CAP_EVENT")                                             \
 	X(old_value, CAP_READ, 0,                                              \
 	  "asking the old value back (a non-NULL pointer) adds CAP_READ")      \
-	X(aio_op, CAP_READ | CAP_WRITE, 0,                                     \
+	X(aio_op, CAP_READ | CAP_WRITE | CAP_FSYNC, 0,                         \
 	  "each iocb's descriptor: a read (IOCB_CMD_PREAD/PREADV) adds "       \
-	  "CAP_READ, a write CAP_WRITE")
+	  "CAP_READ, a write CAP_WRITE; IOCB_CMD_FSYNC/FDSYNC needs "          \
+	  "CAP_FSYNC (and, FreeBSD's, no CAP_SEEK)")
 
 enum opt_rule {
 #define OPT_RULE_ENUM(rule, may, fcntls, what) OPT_RULE_##rule,
