@@ -97,7 +97,8 @@ RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 .SECONDARY: $(BPF_OBJS)
 
 .PHONY: all deps test test-unit selftest run vmlinux clean bench bpf-headers \
-	install uninstall test-install installables deb kernel fuzz test-fuzz
+	install uninstall test-install installables deb kernel fuzz test-fuzz \
+	doc-tables
 all: $(LIBCAPSICUM_A) $(LIBCAPSICUM_SO) $(LIBCASPER_A) $(LIBCASPER_SO) $(SKELS) \
 	$(CAPSICUMD) $(CAPCTL) $(SELFTESTS) $(UNIT_TESTS) $(CAPH_CAT) $(CASPER_PROGRAMS) \
 	$(INITRAMFS)
@@ -319,6 +320,22 @@ $(O)/tests/%.o: tests/%.c $(RIGHTS_TABLE) | $(O)/tests
 	$(CC) $(CFLAGS) -I. -I$(O)/tests -Iadmin -c $< -o $@
 
 $(O)/tests/test_object_hash.o: $(O)/bpf/capsicum_object_hash.h $(O)/bpf/capsicum.skel.h
+
+# doc/enforcement.md's index of the operation table (tests/optable_doc.h):
+# `make doc-tables` rewrites it between its markers; make test-unit fails
+# while the doc's copy is stale.
+OPTABLE_DOC := $(O)/scripts/optable-doc
+$(OPTABLE_DOC): scripts/optable-doc.c tests/optable_doc.c tests/optable_doc.h \
+		$(LIBCAPSICUM_A) | $(O)/scripts
+	$(CC) $(CFLAGS) -I. -o $@ scripts/optable-doc.c tests/optable_doc.c $(LIBCAPSICUM_A)
+
+doc-tables: $(OPTABLE_DOC) $(SELFTESTS)
+	$(SELFTESTS) --list | $(OPTABLE_DOC) >$(O)/optable-index.md
+	awk -v idx=$(O)/optable-index.md \
+		'/^<!-- optable index end -->$$/ { while ((getline l <idx) > 0) print l; skip = 0 } \
+		 !skip { print } /^<!-- optable index: / { skip = 1 }' \
+		doc/enforcement.md >$(O)/enforcement.md.tmp
+	mv $(O)/enforcement.md.tmp doc/enforcement.md
 
 $(UNIT_TESTS): $(TEST_OBJS) $(UNIT_PURE_OBJS) $(LIBCASPER_A) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lcriterion

@@ -62,7 +62,7 @@ static int check_matrix(const char *doc, const struct names *known,
 {
 	struct names cited = { .n = 0 };
 	char *copy = strdup(doc), *rest = copy, *line, *cells[MAX_CELLS];
-	int stock = -1, proof = -1, lineno = 0;
+	int stock = -1, proof = -1, rows_col = -1, lineno = 0;
 	bool in_table = false;
 
 	r->f = open_memstream(&r->text, &r->len);
@@ -82,6 +82,10 @@ static int check_matrix(const char *doc, const struct names *known,
 			if (stock < 0)
 				stock = column(cells, n, "patched");
 			proof = column(cells, n, "proof");
+			/* The generated index names rows, not proofs. */
+			rows_col = column(cells, n, "rows");
+			if (proof < 0)
+				proof = rows_col;
 			continue;
 		}
 		if (stock < 0 || proof < 0 || proof >= n || stock >= n ||
@@ -105,7 +109,7 @@ static int check_matrix(const char *doc, const struct names *known,
 				add(&cited, p, end - p);
 			p = end + 1;
 		}
-		if (yes && !names_here)
+		if (yes && !names_here && proof != rows_col)
 			problem(r, "line %d (%s, %s): \"yes\" without a proof",
 				lineno, cells[0], cells[1]);
 	}

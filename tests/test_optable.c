@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@
 #include <capsicum/rights_names.h>
 
 #include "mdtable.h"
+#include "optable_doc.h"
 
 #ifndef SELFTESTS_BIN
 #error "SELFTESTS_BIN: the selftest binary (set by the Makefile)"
@@ -141,10 +143,9 @@ static struct rset op_may(const struct op *o)
 
 /* libc's and the doc's other names for table syscalls. */
 static const char *const aliases[][2] = {
-	{ "fstatat", "newfstatat" }, { "futimens", "utimensat" },
-	{ "fexecve", "execveat" },   { "send", "sendto" },
-	{ "recv", "recvfrom" },	     { "pread", "pread64" },
-	{ "pwrite", "pwrite64" },
+#define ALIAS_ROW(alias, name) { #alias, #name },
+	CAPSICUM_OPT_ALIASES(ALIAS_ROW)
+#undef ALIAS_ROW
 };
 
 /* The op named by the first len bytes of name, or -1. */
@@ -888,5 +889,29 @@ Test(optable, uring_rows_match_the_header_and_the_doc)
 			  " in the table",
 			  MATRIX_DOC, uring[i].name, name, uring[i].rights);
 	}
+	free(doc);
+}
+
+/* doc/enforcement.md's index is what the table and the rows give now. */
+Test(optable, doc_index_is_generated_from_the_table)
+{
+	FILE *list = popen(SELFTESTS_BIN " --list", "r"), *gen;
+	char *doc = slurp(MATRIX_DOC), *want = NULL, *begin, *end;
+	size_t len = 0;
+
+	cr_assert_not_null(list);
+	gen = open_memstream(&want, &len);
+	cr_assert_eq(optable_doc_write(list, gen), 0, "no rows listed");
+	pclose(list);
+	fclose(gen);
+	begin = strstr(doc, OPTABLE_DOC_BEGIN "\n");
+	end = begin ? strstr(begin, "\n" OPTABLE_DOC_END) : NULL;
+	cr_assert(begin && end, "%s: no index markers", MATRIX_DOC);
+	begin += strlen(OPTABLE_DOC_BEGIN "\n");
+	cr_expect(end + 1 - begin == (ptrdiff_t)len &&
+			  !memcmp(begin, want, len),
+		  "%s's index of the table is stale: run make doc-tables",
+		  MATRIX_DOC);
+	free(want);
 	free(doc);
 }

@@ -406,6 +406,16 @@ enum opt_rule {
 	X(waitid, 247, 284, OPT_ARG(1), CAP_PDWAIT, none, OPT_LIB,             \
 	  OPT_WHY_PDWAIT, OPT_YES, "")
 
+/* libc's and the doc's other names for table syscalls: X(alias, name). */
+#define CAPSICUM_OPT_ALIASES(X)                                                \
+	X(fstatat, newfstatat)                                                 \
+	X(futimens, utimensat)                                                 \
+	X(fexecve, execveat)                                                   \
+	X(send, sendto)                                                        \
+	X(recv, recvfrom)                                                      \
+	X(pread, pread64)                                                      \
+	X(pwrite, pwrite64)
+
 /*
  * Every row. The sections above are the families the BPF side expands
  * apart: CAPSICUM_OPS_RW is what the file_permission hook decides

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "optable_doc.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/capsicum.h>
+#include <capsicum/optable.h>
+#include <capsicum/rights_names.h>
+
+struct doc_op {
+	const char *name;
+	uint64_t rights;
+	enum opt_verdict verdict[2]; /* stock, patched */
+	const char *why[2];
+};
+
+static const struct doc_op doc_ops[] = {
+#define DOC_OP(name_, nr64, nr32, fds, rights_, rule, stock, stock_why,        \
+	       patched, patched_why)                                           \
+	{ .name = #name_,                                                      \
+	  .rights = (rights_),                                                 \
+	  .verdict = { stock, patched },                                       \
+	  .why = { stock_why, patched_why } },
+	CAPSICUM_OPS(DOC_OP)
+#undef DOC_OP
+};
+
+static const char *const doc_aliases[][2] = {
+#define DOC_ALIAS(alias, name) { #alias, #name },
+	CAPSICUM_OPT_ALIASES(DOC_ALIAS)
+#undef DOC_ALIAS
+};
+
+#define MAX_ROWS 1024
+
+/* The table syscall a row is named after: its first word, or an alias. */
+static bool row_of(const char *row, const char *op)
+{
+	size_t len = strcspn(row, " ");
+
+	for (size_t a = 0; a < sizeof(doc_aliases) / sizeof(doc_aliases[0]);
+	     a++)
+		if (strlen(doc_aliases[a][0]) == len &&
+		    !strncmp(doc_aliases[a][0], row, len))
+			return !strcmp(doc_aliases[a][1], op);
+	return strlen(op) == len && !strncmp(op, row, len);
+}
+
+/* The row's rights, each primitive in backticks. */
+static void rights_cell(FILE *out, uint64_t rights)
+{
+	const struct capsicum_right_name *tab;
+	size_t n = capsicum_rights_table(&tab);
+	uint64_t idx = rights & CAP_RIGHTS_INDEX_MASK;
+	uint64_t left = rights & CAP_RIGHTS_BITS_MASK;
+	const char *sep = "";
+
+	/* The widest first: CAP_SEEK, not CAP_SEEK_TELL and its own bit. */
+	for (int k = 64; k > 0 && left; k--)
+		for (size_t i = 0; i < n && left; i++) {
+			uint64_t bits = tab[i].value & CAP_RIGHTS_BITS_MASK;
+
+			if (!tab[i].primitive ||
+			    __builtin_popcountll(bits) != k ||
+			    (tab[i].value & CAP_RIGHTS_INDEX_MASK) != idx ||
+			    (bits & ~(rights & CAP_RIGHTS_BITS_MASK)) ||
+			    !(bits & left))
+				continue;
+			fprintf(out, "%s`%s`", sep, tab[i].name);
+			left &= ~bits;
+			sep = " + ";
+		}
+}
+
+static void rows_cell(FILE *out, const char *op, char *const *rows,
+		      size_t nrows, const char *after)
+{
+	const char *sep = "rows ";
+	bool any = false;
+
+	for (size_t i = 0; i < nrows; i++)
+		if (row_of(rows[i], op)) {
+			fprintf(out, "%s`%s`", sep, rows[i]);
+			sep = ", ";
+			any = true;
+		}
+	if (any && after)
+		fprintf(out, " %s", after);
+}
+
+static void line(FILE *out, const struct doc_op *o, const char *verdict,
+		 char *const *rows, size_t nrows, const char *after)
+{
+	fputs("| ", out);
+	rights_cell(out, o->rights);
+	fprintf(out, " | `%s` | %s | ", o->name, verdict);
+	rows_cell(out, o->name, rows, nrows, after);
+	fputs(" |\n", out);
+}
+
+static void table(FILE *out, int kind, char *const *rows, size_t nrows)
+{
+	char why[1024];
+
+	fprintf(out, "| right | syscall | %s | rows |\n|---|---|---|---|\n",
+		kind ? "patched" : "stock");
+	for (size_t i = 0; i < sizeof(doc_ops) / sizeof(doc_ops[0]); i++) {
+		const struct doc_op *o = &doc_ops[i];
+		enum opt_verdict v = o->verdict[kind];
+
+		/* The patched table lists what differs from stock. */
+		if (kind && v == o->verdict[0])
+			continue;
+		if (v == OPT_YES || v == OPT_PART)
+			line(out, o, "yes", rows, nrows, NULL);
+		snprintf(why, sizeof(why), "%s: %s",
+			 v == OPT_LIB ? "libcapsicum only" : "no",
+			 o->why[kind]);
+		if (v == OPT_NO || v == OPT_LIB)
+			line(out, o, why, rows, nrows, "pin it");
+		if (v == OPT_PART)
+			line(out, o, why, NULL, 0, NULL);
+	}
+}
+
+int optable_doc_write(FILE *list, FILE *out)
+{
+	char *rows[MAX_ROWS], *l = NULL;
+	size_t nrows = 0, cap = 0;
+	ssize_t len;
+
+	while ((len = getline(&l, &cap, list)) > 0 && nrows < MAX_ROWS)
+		if (!strncmp(l, "row ", 4))
+			rows[nrows++] = strndup(l + 4, strcspn(l + 4, "\t\n"));
+	free(l);
+	if (!nrows)
+		return -1;
+	table(out, 0, rows, nrows);
+	fputc('\n', out);
+	table(out, 1, rows, nrows);
+	for (size_t i = 0; i < nrows; i++)
+		free(rows[i]);
+	return 0;
+}
