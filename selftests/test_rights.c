@@ -519,6 +519,10 @@ static int op_ftruncate(int fd)
 {
 	return ftruncate(fd, 4);
 }
+static int op_fallocate(int fd)
+{
+	return fallocate(fd, 0, 0, 4096);
+}
 static int op_fchmod(int fd)
 {
 	return fchmod(fd, 0600);
@@ -1059,6 +1063,11 @@ static const struct rights_row cases[] = {
 	  .rights = CAP_FTRUNCATE,
 	  .make = file_rw,
 	  .op = op_ftruncate,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fallocate",
+	  .rights = CAP_PWRITE,
+	  .make = file_rw,
+	  .op = op_fallocate,
 	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 	{ .name = "fchmod",
 	  .rights = CAP_FCHMOD,

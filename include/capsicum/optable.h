@@ -199,6 +199,8 @@ enum opt_rule {
 	  "")                                                                  \
 	X(pwritev, 296, 334, OPT_ARG(0), CAP_PWRITE, none, OPT_YES, "",        \
 	  OPT_YES, "")                                                         \
+	X(fallocate, 285, 324, OPT_ARG(0), CAP_PWRITE, none, OPT_YES, "",      \
+	  OPT_YES, "")                                                         \
 	X(preadv2, 327, 378, OPT_ARG(0), CAP_READ, offset_ptr, OPT_YES, "",    \
 	  OPT_YES, "")                                                         \
 	X(pwritev2, 328, 379, OPT_ARG(0), CAP_WRITE, offset_ptr, OPT_YES, "",  \
