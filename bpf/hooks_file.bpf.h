@@ -479,9 +479,11 @@ int BPF_PROG(capsicum_path_notify, const struct path *path, __u64 mask,
 	     unsigned int obj_type)
 {
 	struct capsicum_proc *p = current_proc();
+	struct pt_regs *regs;
 	struct opt_need n;
 	struct file *f;
 	long nr;
+	int err;
 
 	if (!p)
 		return 0;
@@ -489,16 +491,22 @@ int BPF_PROG(capsicum_path_notify, const struct path *path, __u64 mask,
 	if (nr == NR_UNKNOWN)
 		return unknown_refuse(p, CAPSICUM_HOOK_PATH_NOTIFY);
 	/*
-	 * inotify_add_watch's row: the right belongs to the inotify
-	 * descriptor, not to the watched path.
+	 * inotify_add_watch's and fanotify_mark's rows: the right belongs
+	 * to the notification descriptor, not to the watched path.
 	 */
-	n = attr_need_of(current_regs(), nr);
-	if (!n.need)
-		return 0;
-	f = fd_file(n.fd);
-	if (!f)
-		return 0;
-	return require_row(p, f, n.fd, n.need, CAPSICUM_HOOK_PATH_NOTIFY);
+	regs = current_regs();
+	n = attr_need_of(regs, nr);
+	f = n.need ? fd_file(n.fd) : NULL;
+	err = f ? require_row(p, f, n.fd, n.need, CAPSICUM_HOOK_PATH_NOTIFY)
+		: 0;
+	if (!err && nr == NR_fanotify_mark) {
+		/* Its other end, the dirfd, is an *at() lookup's. */
+		struct opt_call c = { .regs = regs, .fd = -1, .target = true };
+
+		err = at_check(p, opt_rule_fanotify_ends(&c, nr, 0, 0),
+			       path->dentry, path->mnt);
+	}
+	return err;
 }
 
 #endif

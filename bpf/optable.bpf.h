@@ -157,6 +157,32 @@ opt_rule_aio_op(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	return n;
 }
 
+/*
+ * fanotify_mark(fanotify_fd, flags, mask, dirfd, path): the fanotify
+ * descriptor needs the row's rights; the dirfd (target, on a stock hook)
+ * CAP_FSTAT, and CAP_LOOKUP with a path (the fget hook's walk asks that).
+ */
+static __always_inline struct opt_need
+opt_rule_fanotify_ends(const struct opt_call *c, long nr, __u32 fds,
+		       __u64 rights)
+{
+	int nfd = (int)SYS_ARG1(c->regs), dfd = (int)SYS_ARG4(c->regs);
+	struct opt_need n = { .fd = c->fd };
+
+	if (!c->fget) {
+		n.fd = c->target ? dfd : nfd;
+		n.need = c->target ? CAP_FSTAT | (SYS_ARG5(c->regs) ? CAP_LOOKUP
+								    : 0)
+				   : rights;
+		return n;
+	}
+	if (nfd == c->fd)
+		n.need = rights;
+	else if (dfd == c->fd)
+		n.need = CAP_FSTAT;
+	return n;
+}
+
 /* preadv2/pwritev2(fd, iov, n, offset, ...): -1 is "the file position". */
 static __always_inline struct opt_need
 opt_rule_offset_ptr(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
@@ -596,10 +622,13 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 		      patched, patched_why)                                    \
 	OPT_FGET_##stock##_##patched(nr64, fds, rights, rule)
 #define OPT_FGET_ROW(nr, fds, rights, rule)                                    \
-	case nr:                                                               \
-		n.need[OPT_IDX(rights)] =                                      \
-			opt_rule_##rule(&c, nr, fds, rights).need;             \
-		break;
+	case nr: {                                                             \
+		/* A rule may ask another word than the row's (fanotify). */   \
+		__u64 need_ = opt_rule_##rule(&c, nr, fds, rights).need;       \
+                                                                               \
+		n.need[OPT_IDX(need_)] = need_;                                \
+		break;                                                         \
+	}
 #define OPT_FGET_OPT_YES_OPT_YES(...)
 #define OPT_FGET_OPT_PART_OPT_PART(...)
 #define OPT_FGET_OPT_NO_OPT_NO(...)

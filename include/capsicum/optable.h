@@ -101,6 +101,10 @@ enum opt_verdict {
 	  "or modified CAP_EVENT")                                             \
 	X(old_value, CAP_READ, 0,                                              \
 	  "asking the old value back (a non-NULL pointer) adds CAP_READ")      \
+	X(fanotify_ends, CAP_FSTAT | CAP_LOOKUP, 0,                            \
+	  "the fanotify descriptor needs the row's rights (CAP_NOTIFY of "     \
+	  "<linux/capsicum.h>), the marked dirfd CAP_FSTAT, and CAP_LOOKUP "   \
+	  "too when a path is given")                                          \
 	X(aio_op, CAP_READ | CAP_WRITE | CAP_FSYNC, 0,                         \
 	  "each iocb's descriptor: a read (IOCB_CMD_PREAD/PREADV) adds "       \
 	  "CAP_READ, a write CAP_WRITE; IOCB_CMD_FSYNC/FDSYNC needs "          \
@@ -147,6 +151,9 @@ enum opt_rule {
 #define OPT_WHY_FGET_LATER                                                     \
 	"no stock LSM hook sees these descriptors (the patched kernel checks " \
 	"them: below)"
+#define OPT_WHY_FANOTIFY_FLUSH                                                 \
+	"`FAN_MARK_FLUSH` looks no path up and reaches no LSM hook, so the "   \
+	"fanotify descriptor's right is not asked for it"
 #define OPT_WHY_AIO                                                            \
 	"`IOCB_CMD_FSYNC`, `FDSYNC` and `POLL` reach no LSM hook, and a read " \
 	"or write is checked against the file's floor: no stock hook sees "    \
@@ -263,7 +270,10 @@ enum opt_rule {
 	X(fstatfs, 138, 100, OPT_ARG(0), CAP_FSTATFS, none, OPT_YES, "",       \
 	  OPT_YES, "")                                                         \
 	X(inotify_add_watch, 254, 292, OPT_ARG(0), CAP_INOTIFY_ADD, none,      \
-	  OPT_YES, "", OPT_YES, "")
+	  OPT_YES, "", OPT_YES, "")                                            \
+	X(fanotify_mark, 301, 339, OPT_ARG(0) | OPT_ARG(3),                    \
+	  CAP_INOTIFY_ADD | CAP_INOTIFY_RM, fanotify_ends, OPT_PART,           \
+	  OPT_WHY_FANOTIFY_FLUSH, OPT_YES, "")
 
 /*
  * Sockets: bpf/hooks_sock.bpf.h (sock_need_of, for every socket hook;
