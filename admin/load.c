@@ -78,6 +78,7 @@ static const struct {
 	{ "capsicum_fget_on_fcntl", "bpf_task_fget_check_enable" },
 	{ "capsicum_fget_on_prctl", "bpf_task_fget_check_enable" },
 	{ "capsicum_fget_on_receive", "bpf_task_fget_check_enable" },
+	{ "capsicum_fd_rights", "bpf_fd_rights_set" },
 };
 
 /*

@@ -15,6 +15,7 @@
  *   track.bpf.h       dup/accept/openat/close/fork/exec/exit bookkeeping
  *   protect.bpf.h     the pinned objects and their path
  *   fget.bpf.h        the patched kernel's descriptor-lookup hook
+ *   fdinfo.bpf.h      the patched kernel's rights in /proc/PID/fdinfo
  */
 #include "state.bpf.h"
 #include "syscalls.bpf.h"
@@ -26,5 +27,6 @@
 #include "track.bpf.h"
 #include "protect.bpf.h"
 #include "fget.bpf.h"
+#include "fdinfo.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

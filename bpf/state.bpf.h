@@ -252,9 +252,13 @@ static __always_inline void held_low(struct held *h, const __u64 *low)
  * (it had the file before any limit touched it); reached any other way (a
  * ring's fixed file, an unknown descriptor) or in a table whose copy at
  * fork did not complete, it holds its low.
+ *
+ * fd_maps_file: the caller knows that the table maps fd to file (the
+ * kernel found it there), so it need not be the current task's table.
  */
-static __always_inline void
-held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
+static __always_inline void held_rights_in(struct capsicum_proc *p,
+					   struct file *file, int fd,
+					   bool fd_maps_file, struct held *h)
 {
 	struct capsicum_floor_key fk = { .table_id = p->table_id,
 					 .file = (__u64)file };
@@ -269,7 +273,7 @@ held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
 	f = bpf_map_lookup_elem(&cap_files, &key);
 	if (!f)
 		return; /* no limit ever touched this file */
-	by_fd = fd >= 0 && fd_file(fd) == file;
+	by_fd = fd >= 0 && (fd_maps_file || fd_file(fd) == file);
 	if (by_fd) {
 		struct capsicum_fd_key k = { .table_id = p->table_id,
 					     .fd = fd };
@@ -285,6 +289,13 @@ held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
 		held_from(h, e, -1);
 	else if (!by_fd || (p->flags & CAPSICUM_PROC_INCOMPLETE))
 		held_low(h, f->low);
+}
+
+/* The same for a descriptor of the current task's table. */
+static __always_inline void
+held_rights(struct capsicum_proc *p, struct file *file, int fd, struct held *h)
+{
+	held_rights_in(p, file, fd, false, h);
 }
 
 /* Same rights, fcntls and ioctl rule: one can stand for the other. */
