@@ -77,53 +77,58 @@ static void rights_cell(FILE *out, uint64_t rights)
 }
 
 static void rows_cell(FILE *out, const char *op, char *const *rows,
-		      size_t nrows, const char *after)
+		      size_t nrows)
 {
 	const char *sep = "rows ";
-	bool any = false;
 
 	for (size_t i = 0; i < nrows; i++)
 		if (row_of(rows[i], op)) {
 			fprintf(out, "%s`%s`", sep, rows[i]);
 			sep = ", ";
-			any = true;
 		}
-	if (any && after)
-		fprintf(out, " %s", after);
 }
 
-static void line(FILE *out, const struct doc_op *o, const char *verdict,
-		 char *const *rows, size_t nrows, const char *after)
+/* A kernel's verdict, as the doc's checks read it (tests/test_optable.c). */
+static void verdict_cell(FILE *out, enum opt_verdict v, const char *why)
 {
-	fputs("| ", out);
-	rights_cell(out, o->rights);
-	fprintf(out, " | `%s` | %s | ", o->name, verdict);
-	rows_cell(out, o->name, rows, nrows, after);
-	fputs(" |\n", out);
+	switch (v) {
+	case OPT_YES:
+		fputs("yes", out);
+		break;
+	case OPT_PART:
+		fprintf(out, "in part: %s", why);
+		break;
+	case OPT_NO:
+		fprintf(out, "no: %s", why);
+		break;
+	case OPT_LIB:
+		fprintf(out, "libcapsicum only: %s", why);
+		break;
+	}
 }
 
-static void table(FILE *out, int kind, char *const *rows, size_t nrows)
+/*
+ * One table, a line per row: its rights, its verdict on the stock kernels
+ * and on the patched one, and the selftest rows named after it, which
+ * prove a "yes" and pin a "no".
+ */
+static void table(FILE *out, char *const *rows, size_t nrows)
 {
-	char why[1024];
-
-	fprintf(out, "| right | syscall | %s | rows |\n|---|---|---|---|\n",
-		kind ? "patched" : "stock");
+	fputs("| right | syscall | stock | patched | rows |\n"
+	      "|---|---|---|---|---|\n",
+	      out);
 	for (size_t i = 0; i < sizeof(doc_ops) / sizeof(doc_ops[0]); i++) {
 		const struct doc_op *o = &doc_ops[i];
-		enum opt_verdict v = o->verdict[kind];
 
-		/* The patched table lists what differs from stock. */
-		if (kind && v == o->verdict[0])
-			continue;
-		if (v == OPT_YES || v == OPT_PART)
-			line(out, o, "yes", rows, nrows, NULL);
-		snprintf(why, sizeof(why), "%s: %s",
-			 v == OPT_LIB ? "libcapsicum only" : "no",
-			 o->why[kind]);
-		if (v == OPT_NO || v == OPT_LIB)
-			line(out, o, why, rows, nrows, "pin it");
-		if (v == OPT_PART)
-			line(out, o, why, NULL, 0, NULL);
+		fputs("| ", out);
+		rights_cell(out, o->rights);
+		fprintf(out, " | `%s` | ", o->name);
+		verdict_cell(out, o->verdict[0], o->why[0]);
+		fputs(" | ", out);
+		verdict_cell(out, o->verdict[1], o->why[1]);
+		fputs(" | ", out);
+		rows_cell(out, o->name, rows, nrows);
+		fputs(" |\n", out);
 	}
 }
 
@@ -139,9 +144,7 @@ int optable_doc_write(FILE *list, FILE *out)
 	free(l);
 	if (!nrows)
 		return -1;
-	table(out, 0, rows, nrows);
-	fputc('\n', out);
-	table(out, 1, rows, nrows);
+	table(out, rows, nrows);
 	for (size_t i = 0; i < nrows; i++)
 		free(rows[i]);
 	return 0;

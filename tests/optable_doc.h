@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * doc/enforcement.md's index of include/capsicum/optable.h, generated:
- * one line per row and verdict, in the two tables the doc checks read
- * (stock; patched where it differs), with the selftest rows named after
- * each syscall. `make doc-tables` writes it between the markers; a unit
- * test fails when the doc's copy is not what the table and the rows give.
+ * one line per row, with its verdict on the stock and on the patched
+ * kernels and the selftest rows named after its syscall. `make doc-tables`
+ * writes it between the markers; a unit test fails when the doc's copy is not
+ * what the table and the rows give.
  */
 #ifndef CAPSICUM_TESTS_OPTABLE_DOC_H
 #define CAPSICUM_TESTS_OPTABLE_DOC_H

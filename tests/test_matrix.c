@@ -6,9 +6,12 @@
  * (`capsicum_selftests --list`, which loads nothing and so runs on the
  * host), and every table row must be cited by some row: a "yes" row's
  * proof, or the rows a "no" row names as pinning its gap (optional).
+ * One table holds both kernels: a row the stock kernels do not enforce
+ * ("no" in its "stock" column) must say what the patched kernel does:
+ * "yes", proven like any other, or "no: REASON".
  *
- * Only tables whose header has a "stock" (or "patched") and a "proof"
- * column are read, so other tables in the page are left alone.
+ * Only tables whose header has a "stock" or "patched" and a "proof" (or
+ * "rows") column are read, so other tables in the page are left alone.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -52,6 +55,26 @@ static void add(struct names *s, const char *name, size_t len)
 	s->v[s->n++] = strndup(name, len);
 }
 
+/* A verdict that some form of the call is enforced. */
+static bool says_yes(const char *cell)
+{
+	return !strncmp(cell, "yes", 3) || !strncmp(cell, "in part:", 8);
+}
+
+static bool says_no(const char *cell)
+{
+	return !strncmp(cell, "no", 2) ||
+	       !strncmp(cell, "libcapsicum only", 16);
+}
+
+/* "no: WHY" or "libcapsicum only: WHY" with some WHY. */
+static bool gives_reason(const char *cell)
+{
+	const char *colon = strchr(cell, ':');
+
+	return says_no(cell) && colon && colon[1 + strspn(colon + 1, " ")];
+}
+
 /*
  * Checks doc against the known test and row names; rows must also be
  * cited, by a "yes" row or as the pin of a "no" row's gap. Returns the number
@@ -62,7 +85,7 @@ static int check_matrix(const char *doc, const struct names *known,
 {
 	struct names cited = { .n = 0 };
 	char *copy = strdup(doc), *rest = copy, *line, *cells[MAX_CELLS];
-	int stock = -1, proof = -1, rows_col = -1, lineno = 0;
+	int stock = -1, patched = -1, proof = -1, rows_col = -1, lineno = 0;
 	bool in_table = false;
 
 	r->f = open_memstream(&r->text, &r->len);
@@ -78,9 +101,7 @@ static int check_matrix(const char *doc, const struct names *known,
 		if (!in_table) { /* the header row */
 			in_table = true;
 			stock = column(cells, n, "stock");
-			/* The patched kernel's table says yes the same way. */
-			if (stock < 0)
-				stock = column(cells, n, "patched");
+			patched = column(cells, n, "patched");
 			proof = column(cells, n, "proof");
 			/* The generated index names rows, not proofs. */
 			rows_col = column(cells, n, "rows");
@@ -88,11 +109,19 @@ static int check_matrix(const char *doc, const struct names *known,
 				proof = rows_col;
 			continue;
 		}
-		if (stock < 0 || proof < 0 || proof >= n || stock >= n ||
-		    !strncmp(cells[0], "---", 3))
+		if ((stock < 0 && patched < 0) || proof < 0 || proof >= n ||
+		    stock >= n || patched >= n || !strncmp(cells[0], "---", 3))
 			continue;
-		bool yes = !strncmp(cells[stock], "yes", 3);
+		bool yes = (stock >= 0 && says_yes(cells[stock])) ||
+			   (patched >= 0 && says_yes(cells[patched]));
 		int names_here = 0;
+
+		if (stock >= 0 && patched >= 0 && says_no(cells[stock]) &&
+		    !says_yes(cells[patched]) && !gives_reason(cells[patched]))
+			problem(r,
+				"line %d (%s, %s): a stock \"no\" needs a "
+				"patched \"yes\" or \"no: REASON\"",
+				lineno, cells[0], cells[1]);
 
 		for (char *p = cells[proof]; (p = strchr(p, '`'));) {
 			char *end = strchr(++p, '`');
@@ -227,9 +256,10 @@ Test(matrix, every_escape_names_existing_selftests)
 }
 
 /* The checker itself, on small pages: each kind of problem is caught. */
-static const char fixture_head[] = "intro with a | pipe\n\n"
-				   "| right | syscall | stock | proof |\n"
-				   "|---|---|---|---|\n";
+static const char fixture_head[] =
+	"intro with a | pipe\n\n"
+	"| right | syscall | stock | patched | proof |\n"
+	"|---|---|---|---|---|\n";
 
 static int check_fixture(const char *table_rows)
 {
@@ -252,40 +282,64 @@ static int check_fixture(const char *table_rows)
 
 Test(matrix, checker_accepts_a_proven_page)
 {
-	cr_expect_eq(check_fixture("| `CAP_A` | `a|b` | yes | rows `row a`, "
-				   "`row b`, `t_one` |\n"
-				   "| `CAP_B` | b | no: no hook | |\n"),
-		     0);
+	cr_expect_eq(
+		check_fixture(
+			"| `CAP_A` | `a|b` | yes | yes | rows `row a`, "
+			"`row b`, `t_one` |\n"
+			"| `CAP_B` | b | no: no hook | no: none either | |\n"),
+		0);
 }
 
 Test(matrix, checker_catches_yes_without_proof)
 {
-	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a`, `row b` |\n"
-				   "| `CAP_B` | b | yes (partly) | |\n"),
-		     1);
+	cr_expect_eq(
+		check_fixture("| `CAP_A` | a | yes | yes | `row a`, `row b` |\n"
+			      "| `CAP_B` | b | yes (partly) | yes | |\n"),
+		1);
 }
 
 Test(matrix, checker_catches_an_unknown_name)
 {
-	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a`, `row b`, "
-				   "`row c` |\n"),
-		     1);
+	cr_expect_eq(
+		check_fixture("| `CAP_A` | a | yes | yes | `row a`, `row b`, "
+			      "`row c` |\n"),
+		1);
 }
 
 Test(matrix, checker_catches_an_uncited_row)
 {
-	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a` |\n"
-				   "| `CAP_B` | b | no | |\n"),
-		     1);
+	cr_expect_eq(
+		check_fixture("| `CAP_A` | a | yes | yes | `row a` |\n"
+			      "| `CAP_B` | b | no | no: none either | |\n"),
+		1);
 }
 
 Test(matrix, checker_takes_a_no_rows_pin_of_its_gap)
 {
 	/* A "no" row may name the rows that pin its gap: they must exist. */
-	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a` |\n"
-				   "| `CAP_B` | b | no | `row b` pins it |\n"),
+	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | yes | `row a` |\n"
+				   "| `CAP_B` | b | no | no: none either | "
+				   "`row b` pins it |\n"),
 		     0);
-	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | `row a`, `row b` |\n"
-				   "| `CAP_B` | b | no | `row z` pins it |\n"),
+	cr_expect_eq(
+		check_fixture("| `CAP_A` | a | yes | yes | `row a`, `row b` |\n"
+			      "| `CAP_B` | b | no | no: none either | `row z` "
+			      "pins it |\n"),
+		1);
+}
+
+Test(matrix, checker_wants_a_patched_verdict_for_a_stock_no)
+{
+	/* A stock "no" is a patched "yes" (proven) or a "no" that says why. */
+	cr_expect_eq(check_fixture("| `CAP_A` | a | no: no hook | yes | "
+				   "`row a`, `row b` |\n"),
+		     0);
+	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | yes | `row a`, "
+				   "`row b` |\n"
+				   "| `CAP_B` | b | no: no hook | no | |\n"),
+		     1);
+	cr_expect_eq(check_fixture("| `CAP_A` | a | yes | yes | `row a`, "
+				   "`row b` |\n"
+				   "| `CAP_B` | b | no: no hook | n/a | |\n"),
 		     1);
 }

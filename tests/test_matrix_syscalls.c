@@ -5,7 +5,9 @@
  * expands) or that bpf/uapi.bpf.h numbers for the hooks (lookups
  * through a dirfd, capability mode) is named in doc/enforcement.md (or,
  * for the capability-mode forms, doc/capmode.md), so a syscall the
- * programs start to handle cannot go undocumented.
+ * programs start to handle cannot go undocumented. The patched kernel's
+ * fget hook knows no other syscall: fget_need_of (bpf/fget.bpf.h)
+ * expands the same table (its dirfd walk check needs no number).
  */
 #define _GNU_SOURCE
 #include <stdbool.h>

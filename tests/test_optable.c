@@ -2,13 +2,14 @@
 /*
  * include/capsicum/optable.h against what restates it:
  *
- * - doc/enforcement.md, cell by cell: a row of its stock or patched table
- *   whose right column names rights and whose syscall column names table
- *   syscalls must name only rights those syscalls need (their rights, or
- *   their rule's), some right of each, and say the table's verdict
- *   ("yes" for OPT_YES, "no: REASON" with the table's reason for OPT_NO,
- *   either for OPT_PART, "libcapsicum only: REASON" for OPT_LIB); each
- *   table row's rights appear in the doc, with each verdict it has.
+ * - doc/enforcement.md, cell by cell: a row of its table whose right
+ *   column names rights and whose syscall column names table syscalls
+ *   must name only rights those syscalls need (their rights, or their
+ *   rule's), some right of each, and say in its "stock" and "patched"
+ *   columns each kernel's verdict ("yes" for OPT_YES, "no: REASON" with
+ *   the table's reason for OPT_NO, "in part: REASON" or either of those
+ *   for OPT_PART, "libcapsicum only: REASON" for OPT_LIB); each table
+ *   row's rights appear in the doc, with each verdict it has.
  * - the selftest rights rows (`capsicum_selftests --list` prints their
  *   rights and expectations): a row that expects ENOTCAPABLE tests
  *   exactly the rights the table gives the syscall it is named after
@@ -292,13 +293,84 @@ static const char *verdict_word(enum opt_verdict v)
 	return "?";
 }
 
+/* The verdict a cell says: "yes", "in part: ...", "no: ...", ... */
+static int cell_verdict(const char *cell, enum opt_verdict *v)
+{
+	if (!strncmp(cell, "yes", 3))
+		*v = OPT_YES;
+	else if (!strncmp(cell, "in part:", 8))
+		*v = OPT_PART;
+	else if (!strncmp(cell, "no", 2))
+		*v = OPT_NO;
+	else if (!strncmp(cell, "libcapsicum only", 16))
+		*v = OPT_LIB;
+	else
+		return -1;
+	return 0;
+}
+
+/* The cell a verdict with the table's reason is, exactly. */
+static void verdict_text(char *buf, size_t len, enum opt_verdict v,
+			 const char *why)
+{
+	snprintf(buf, len, "%s: %s",
+		 v == OPT_LIB	 ? "libcapsicum only"
+		 : v == OPT_PART ? "in part"
+				 : "no",
+		 why);
+}
+
+/*
+ * One line's verdict for one kernel (kind) against the table's, for the
+ * syscalls the line names.
+ */
+static void check_verdict(const char *cell, int kind, const bool *named,
+			  int lineno, struct seen seen[][2], struct report *rep)
+{
+	enum opt_verdict v;
+
+	if (cell_verdict(cell, &v)) {
+		problem(rep,
+			"line %d: verdict \"%s\" is none of yes, in part, "
+			"no, libcapsicum only",
+			lineno, cell);
+		return;
+	}
+	for (size_t i = 0; i < NOPS; i++) {
+		const struct op *o = &ops[i];
+		enum opt_verdict t = o->verdict[kind];
+		char want[1024];
+
+		if (!named[i])
+			continue;
+		seen[i][kind].named = true;
+		/* A kernel doing part of it may say yes and no apart. */
+		if (!(v == t || (t == OPT_PART && v != OPT_LIB)))
+			problem(rep,
+				"line %d: `%s` is \"%s\" here, \"%s\" in the "
+				"table (%s)",
+				lineno, o->name, verdict_word(v),
+				verdict_word(t),
+				kind == STOCK ? "stock" : "patched");
+		verdict_text(want, sizeof(want), v, o->why[kind]);
+		if (v == OPT_YES)
+			seen[i][kind].yes = true;
+		if (v == OPT_PART && !strcmp(cell, want))
+			seen[i][kind].yes = seen[i][kind].no_why = true;
+		if (v == OPT_NO && !strcmp(cell, want))
+			seen[i][kind].no_why = true;
+		if (v == OPT_LIB && !strcmp(cell, want))
+			seen[i][kind].lib_why = true;
+	}
+}
+
 /* Checks doc against the table; returns the number of problems. */
 static int check_doc(const char *doc, struct report *rep)
 {
 	static struct seen seen[NOPS][2];
 	struct rset said[NOPS];
 	char *copy = strdup(doc), *rest = copy, *line, *cells[MAX_CELLS];
-	int kind = -1, right = -1, verdict = -1, lineno = 0;
+	int right = -1, verdict[2] = { -1, -1 }, lineno = 0;
 	bool in_table = false, named[NOPS];
 
 	memset(seen, 0, sizeof(seen));
@@ -307,7 +379,6 @@ static int check_doc(const char *doc, struct report *rep)
 	while ((line = strsep(&rest, "\n"))) {
 		int n = split_cells(line, cells);
 		struct rset d, any = { { 0, 0 }, 0 };
-		enum opt_verdict v;
 
 		lineno++;
 		if (!n) {
@@ -317,15 +388,12 @@ static int check_doc(const char *doc, struct report *rep)
 		if (!in_table) {
 			in_table = true;
 			right = column(cells, n, "right");
-			kind = STOCK;
-			verdict = column(cells, n, "stock");
-			if (verdict < 0) {
-				kind = PATCHED;
-				verdict = column(cells, n, "patched");
-			}
+			verdict[STOCK] = column(cells, n, "stock");
+			verdict[PATCHED] = column(cells, n, "patched");
 			continue;
 		}
-		if (right < 0 || verdict < 0 || verdict >= n || n < 2 ||
+		if (right < 0 || (verdict[STOCK] < 0 && verdict[PATCHED] < 0) ||
+		    verdict[STOCK] >= n || verdict[PATCHED] >= n || n < 2 ||
 		    !strncmp(cells[0], "---", 3))
 			continue;
 		/*
@@ -336,51 +404,22 @@ static int check_doc(const char *doc, struct report *rep)
 		if (rset_empty(d) || !cell_ops(cells[right + 1], named) ||
 		    !strncmp(cells[right + 1], "inherited:", 10))
 			continue;
-		if (!strncmp(cells[verdict], "yes", 3))
-			v = OPT_YES;
-		else if (!strncmp(cells[verdict], "no", 2))
-			v = OPT_NO;
-		else if (!strncmp(cells[verdict], "libcapsicum only", 16))
-			v = OPT_LIB;
-		else {
-			problem(rep,
-				"line %d: verdict \"%s\" is none of yes, "
-				"no, libcapsicum only",
-				lineno, cells[verdict]);
-			continue;
-		}
+		for (int k = STOCK; k <= PATCHED; k++)
+			if (verdict[k] >= 0)
+				check_verdict(cells[verdict[k]], k, named,
+					      lineno, seen, rep);
 		for (size_t i = 0; i < NOPS; i++) {
-			const struct op *o = &ops[i];
-			enum opt_verdict t = o->verdict[kind];
-			struct rset may = op_may(o);
-			char want[1024];
+			struct rset may = op_may(&ops[i]);
 
 			if (!named[i])
 				continue;
 			rset_add(&any, may);
 			rset_add(&said[i], d);
-			seen[i][kind].named = true;
 			if (!rset_meets(d, may))
 				problem(rep,
 					"line %d: `%s` needs none of "
 					"the rights the row names",
-					lineno, o->name);
-			if (!(v == t || (t == OPT_PART && v != OPT_LIB)))
-				problem(rep,
-					"line %d: `%s` is \"%s\" here, "
-					"\"%s\" in the table (%s)",
-					lineno, o->name, verdict_word(v),
-					verdict_word(t),
-					kind == STOCK ? "stock" : "patched");
-			if (v == OPT_YES)
-				seen[i][kind].yes = true;
-			snprintf(want, sizeof(want), "%s: %s",
-				 v == OPT_LIB ? "libcapsicum only" : "no",
-				 o->why[kind]);
-			if (v == OPT_NO && !strcmp(cells[verdict], want))
-				seen[i][kind].no_why = true;
-			if (v == OPT_LIB && !strcmp(cells[verdict], want))
-				seen[i][kind].lib_why = true;
+					lineno, ops[i].name);
 		}
 		if (!rset_within(d, any))
 			problem(rep,
@@ -401,24 +440,19 @@ static int check_doc(const char *doc, struct report *rep)
 			const struct seen *s = &seen[i][k];
 			const char *which = k == STOCK ? "stock" : "patched";
 
-			/* The patched table lists what differs. */
-			if (k == PATCHED && t == o->verdict[STOCK])
-				continue;
 			if ((t == OPT_YES || t == OPT_PART) && !s->yes)
-				problem(rep,
-					"`%s`: no \"yes\" row in the %s "
-					"table",
+				problem(rep, "`%s`: no \"yes\" for it (%s)",
 					o->name, which);
 			if ((t == OPT_NO || t == OPT_PART) && !s->no_why)
 				problem(rep,
-					"`%s`: no row of the %s table "
-					"says \"no: %s\"",
-					o->name, which, o->why[k]);
+					"`%s`: no line says \"no: %s\" or "
+					"\"in part: %s\" for it (%s)",
+					o->name, o->why[k], o->why[k], which);
 			if (t == OPT_LIB && !s->lib_why)
 				problem(rep,
-					"`%s`: no row of the %s table "
-					"says \"libcapsicum only: %s\"",
-					o->name, which, o->why[k]);
+					"`%s`: no line says \"libcapsicum "
+					"only: %s\" for it (%s)",
+					o->name, o->why[k], which);
 		}
 	}
 	fclose(rep->f);

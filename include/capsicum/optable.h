@@ -123,8 +123,7 @@ enum opt_rule {
 #define OPT_WHY_VMSPLICE                                                       \
 	"`vmsplice()` moves pages into or out of the pipe without "            \
 	"`rw_verify_area()`, so no stock hook sees it, and a pipe end "        \
-	"limited without the right still takes or gives data (the patched "    \
-	"kernel checks it: below)"
+	"limited without the right still takes or gives data"
 #define OPT_WHY_LSEEK "no LSM hook on `lseek`"
 #define OPT_WHY_FSTAT                                                          \
 	"`security_inode_getattr()` calls no LSM for an `S_PRIVATE` inode "    \
@@ -141,16 +140,10 @@ enum opt_rule {
 #define OPT_WHY_POLL                                                           \
 	"no LSM hook sees a descriptor being polled, so one limited without "  \
 	"`CAP_EVENT` still reports its readiness"
-#define OPT_WHY_FGET_ONLY                                                      \
-	"no stock LSM hook sees these descriptors (the patched kernel checks " \
-	"`CAP_EPOLL_CTL`, `CAP_SETNS`, `CAP_FSIGNAL` and `CAP_INOTIFY_RM`: "   \
-	"below)"
+#define OPT_WHY_FGET_ONLY "no stock LSM hook sees these descriptors"
 #define OPT_WHY_EPOLL_WAIT                                                     \
 	"`epoll_wait` looks up the epoll descriptor only, not those in its "   \
 	"set; `epoll_ctl` checks `CAP_EVENT` when one is added"
-#define OPT_WHY_FGET_LATER                                                     \
-	"no stock LSM hook sees these descriptors (the patched kernel checks " \
-	"them: below)"
 #define OPT_WHY_FANOTIFY_FLUSH                                                 \
 	"`FAN_MARK_FLUSH` looks no path up and reaches no LSM hook, so the "   \
 	"fanotify descriptor's right is not asked for it"
@@ -388,17 +381,17 @@ enum opt_rule {
 	X(epoll_pwait2, 441, 441, OPT_ARG(0), CAP_EVENT, none, OPT_NO,         \
 	  OPT_WHY_POLL, OPT_PART, OPT_WHY_EPOLL_WAIT)                          \
 	X(timerfd_settime, 286, 325, OPT_ARG(0), CAP_WRITE, old_value, OPT_NO, \
-	  OPT_WHY_FGET_LATER, OPT_YES, "")                                     \
+	  OPT_WHY_FGET_ONLY, OPT_YES, "")                                      \
 	X(timerfd_gettime, 287, 326, OPT_ARG(0), CAP_READ, none, OPT_NO,       \
-	  OPT_WHY_FGET_LATER, OPT_YES, "")                                     \
+	  OPT_WHY_FGET_ONLY, OPT_YES, "")                                      \
 	X(mq_timedsend, 242, 279, OPT_ARG(0), CAP_WRITE, none, OPT_NO,         \
-	  OPT_WHY_FGET_LATER, OPT_YES, "")                                     \
+	  OPT_WHY_FGET_ONLY, OPT_YES, "")                                      \
 	X(mq_timedreceive, 243, 280, OPT_ARG(0), CAP_READ, none, OPT_NO,       \
-	  OPT_WHY_FGET_LATER, OPT_YES, "")                                     \
+	  OPT_WHY_FGET_ONLY, OPT_YES, "")                                      \
 	X(mq_notify, 244, 281, OPT_ARG(0), CAP_EVENT, none, OPT_NO,            \
-	  OPT_WHY_FGET_LATER, OPT_YES, "")                                     \
+	  OPT_WHY_FGET_ONLY, OPT_YES, "")                                      \
 	X(mq_getsetattr, 245, 282, OPT_ARG(0), CAP_EVENT, none, OPT_NO,        \
-	  OPT_WHY_FGET_LATER, OPT_YES, "")                                     \
+	  OPT_WHY_FGET_ONLY, OPT_YES, "")                                      \
 	X(setns, 308, 346, OPT_ARG(0), CAP_SETNS, none, OPT_NO,                \
 	  OPT_WHY_FGET_ONLY, OPT_YES, "")                                      \
 	X(signalfd, 282, 321, OPT_ARG(0), CAP_FSIGNAL, none, OPT_NO,           \
