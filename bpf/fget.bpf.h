@@ -3,7 +3,7 @@
  * The patched kernel (kernel/): security_file_fget() runs whenever a
  * process whose fget check is on turns a descriptor number into a file,
  * with the number in hand. That is where the rights no stock hook sees
- * are enforced (lseek, fsync, fchdir, tee, pipe-to-pipe splice,
+ * are enforced (lseek, fsync, tee, pipe-to-pipe splice,
  * vmsplice, poll/select, epoll_ctl, waitid on a process descriptor,
  * setns, signalfd updates, inotify_rm_watch),
  * exactly by (table, fd). A refusal fails the lookup; the kernel turns
@@ -42,8 +42,30 @@ fget_need_of(struct pt_regs *regs, long nr, int fd, struct file *file)
 
 	switch (nr) {
 		CAPSICUM_OPS(OPT_FGET_CASE)
+		CAPSICUM_OPS_CHDIR(OPT_FGET_ALWAYS)
 	}
 	return n;
+}
+
+/*
+ * An i386 or x32 call of a row whose stock check refuses such calls (it
+ * does not read their registers) and is not loaded here: refused alike.
+ */
+static __always_inline bool fget_refuses_compat(struct task_struct *task,
+						const struct pt_regs *regs)
+{
+	if (task->thread_info.status & TS_COMPAT) {
+		switch (regs->orig_ax) {
+			CAPSICUM_OPS_CHDIR(OPT_NR32_CASE)
+			return true;
+		}
+		return false;
+	}
+	switch (regs->orig_ax) {
+		CAPSICUM_OPS_CHDIR(OPT_NRX32_CASE)
+		return true;
+	}
+	return false;
 }
 
 SEC("?lsm/file_fget")
@@ -64,6 +86,8 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	nr = call_of(task, regs);
 	if (nr == NR_io_submit)
 		aio_note(file, (int)fd); /* for its read or write: aio_op */
+	if (nr == NR_UNKNOWN && fget_refuses_compat(task, regs))
+		return unknown_refuse(p, CAPSICUM_HOOK_FGET);
 	walk = walk_dirfd_need((int)fd);
 	if (nr < 0 && !walk)
 		return 0; /* not a native syscall: the stock hooks decide */

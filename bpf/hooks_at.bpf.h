@@ -141,13 +141,60 @@ static __noinline int walk_check(struct inode *inode, int mask)
 	return 0;
 }
 
+OPT_NEED_OF(chdir_need_of, CAPSICUM_OPS_CHDIR)
+
+/*
+ * fchdir(fd): before it makes the descriptor's directory the working
+ * directory, the kernel asks inode_permission(dir, MAY_EXEC | MAY_CHDIR)
+ * (chdir and chroot ask it of a path's): the descriptor the table's row
+ * names needs the row's rights. Through the working directory a process
+ * outside capability mode would otherwise reach, with every right, a
+ * directory it holds only limited (one from outside its chroot, say).
+ * A descriptor that no longer holds that directory (another thread
+ * replaced it during the call) fails closed; a chdir or chroot by path
+ * is no descriptor's (capability mode refuses both at their entry). An
+ * i386 or x32 call's registers are not read: refused where a limit could
+ * apply, as for every path call of unknown origin. The patched kernel
+ * does not load this program (lookup_beneath.bpf.h): file_fget decides
+ * fchdir there, and refuses its i386 and x32 forms alike.
+ */
+static __noinline int chdir_check(struct inode *inode)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	long nr = call_of(task, regs);
+	struct capsicum_proc *p = current_proc();
+	struct opt_need n;
+	struct file *f;
+
+	if (!p || nr == NR_KERNEL)
+		return 0;
+	if (nr == NR_UNKNOWN)
+		return unknown_refuse(p, CAPSICUM_HOOK_INODE_PERMISSION);
+	n = chdir_need_of(regs, nr);
+	if (!n.need)
+		return 0;
+	f = fd_file(n.fd);
+	if (!f || BPF_CORE_READ(f, f_inode) != inode) {
+		report(CAPSICUM_HOOK_INODE_PERMISSION, ENOTCAPABLE, n.fd,
+		       n.need, 0, NULL);
+		return -ENOTCAPABLE;
+	}
+	return require_row(p, f, n.fd, n.need, CAPSICUM_HOOK_INODE_PERMISSION);
+}
+
 /* (struct inode *inode, int mask), read past the gate (CTX_ARG). */
 SEC("lsm/inode_permission")
 int capsicum_inode_permission(unsigned long long *ctx)
 {
+	int mask;
+
 	if (no_capsicum_state())
 		return 0;
-	return walk_check(CTX_ARG(struct inode *, 0), CTX_ARG(int, 1));
+	mask = CTX_ARG(int, 1);
+	if (mask & MAY_CHDIR)
+		return chdir_check(CTX_ARG(struct inode *, 0));
+	return walk_check(CTX_ARG(struct inode *, 0), mask);
 }
 
 /*

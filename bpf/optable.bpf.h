@@ -637,4 +637,15 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 #define OPT_FGET_OPT_NO_OPT_PART  OPT_FGET_ROW
 #define OPT_FGET_OPT_LIB_OPT_YES  OPT_FGET_ROW
 
+/*
+ * A row file_fget decides whatever its verdicts: its stock check is not
+ * loaded on the patched kernel (fchdir's, on inode_permission, which
+ * the kernel's LOOKUP_BENEATH makes needless there for walks).
+ */
+#define OPT_FGET_ALWAYS(name, nr64, nr32, fds, rights, rule, ...)              \
+	OPT_FGET_ROW(nr64, fds, rights, rule)
+/* `case` of a row's i386 number, of its x32 number. */
+#define OPT_NR32_CASE(name, nr64, nr32, ...)  case nr32:
+#define OPT_NRX32_CASE(name, nr64, nr32, ...) case (nr64) | X32_SYSCALL_BIT:
+
 #endif

@@ -100,6 +100,7 @@
 #define MAY_EXEC	0x1
 #define MAY_WRITE	0x2
 #define MAY_READ	0x4
+#define MAY_CHDIR	0x40
 #define MAY_NOT_BLOCK	0x80
 #define ATTR_MODE	(1 << 0)
 #define ATTR_UID	(1 << 1)

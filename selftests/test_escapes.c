@@ -634,6 +634,7 @@ static long int80(long nr, long a, long b, long c)
 #define I386_IOCTL     54
 #define I386_DUP2      63
 #define I386_FTRUNCATE 93
+#define I386_FCHDIR    133
 #define I386_FSTATFS   100
 #define I386_FSTAT64   197
 #define I386_FGETXATTR 231
@@ -643,7 +644,8 @@ static long int80(long nr, long a, long b, long c)
  * floor decides where the hook sees the file (ftruncate, ioctl), and
  * what names no file it can find (fstat64, fstatfs, fgetxattr) is
  * refused; an i386 number is never read as the x86-64 one (93 is
- * x86-64's fchown).
+ * x86-64's fchown). fchdir's check (inode_permission with MAY_CHDIR)
+ * does not read i386 registers: refused, whatever the directory holds.
  */
 SELFTEST(i386_syscalls_get_the_floor_or_are_refused)
 {
@@ -668,8 +670,12 @@ SELFTEST(i386_syscalls_get_the_floor_or_are_refused)
 	if (pid == 0)
 		_exit(int80(I386_FSTAT64, fd, (long)low, 0) != 0   ? 1
 		      : int80(I386_FSTATFS, fd, (long)low, 0) != 0 ? 2
-								   : 0);
-	ASSERT_EQ(selftest_wait(pid), 0, "i386 fstat64 and fstatfs work");
+		      : int80(I386_FCHDIR, open("/", O_RDONLY | O_DIRECTORY), 0,
+			      0) != 0
+			      ? 3
+			      : 0);
+	ASSERT_EQ(selftest_wait(pid), 0,
+		  "i386 fstat64, fstatfs and fchdir work");
 	CAP_ALL(&r);
 	cap_rights_clear(&r, CAP_FTRUNCATE, CAP_IOCTL, CAP_FSTAT);
 	if (!ASSERT_OK(cap_rights_limit(fd, &r), "limit") ||
@@ -690,6 +696,15 @@ SELFTEST(i386_syscalls_get_the_floor_or_are_refused)
 	strcpy(low + 2048, "user.x");
 	ASSERT_EQ(int80(I386_FGETXATTR, fd, (long)(low + 2048), (long)low),
 		  -ENOTCAPABLE, "fgetxattr");
+	/* In a child: a successful one would move the test's directory. */
+	pid = fork();
+	if (pid == 0)
+		_exit(int80(I386_FCHDIR, open("/", O_RDONLY | O_DIRECTORY), 0,
+			    0) == -ENOTCAPABLE
+			      ? 0
+			      : 1);
+	ASSERT_EQ(selftest_wait(pid), 0,
+		  "i386 fchdir of an unlimited directory is refused");
 }
 
 /*

@@ -362,6 +362,7 @@ SELFTEST(x32_lookups_refused)
 {
 	cap_rights_t r;
 	int d, f, g;
+	pid_t pid;
 
 	if (!fixture_loaded())
 		return;
@@ -384,4 +385,10 @@ SELFTEST(x32_lookups_refused)
 	ASSERT_TRUE(f < 0, "x32 openat escape refused");
 	ASSERT_TRUE(g < 0,
 		    "x32 openat create through a read-only dirfd refused");
+	/* In a child: a successful one would move the test's directory. */
+	pid = fork();
+	if (pid == 0)
+		_exit(syscall(0x40000000 | __NR_fchdir, d) < 0 ? 0 : 1);
+	ASSERT_EQ(selftest_wait(pid), 0,
+		  "x32 fchdir through a dirfd without CAP_FCHDIR refused");
 }

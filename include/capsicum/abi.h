@@ -275,7 +275,7 @@ enum capsicum_op {
 	CAPSICUM_OP_PD_CHILD = 8,     /* prctl: a pdfork child, see below */
 	CAPSICUM_OP_PD_WATCH = 9,     /* fcntl: closing this pidfd kills */
 	CAPSICUM_OP_ANSWER = 10,      /* prctl: bits of this thread's answer */
-	CAPSICUM_OP_SELF = 11,	      /* prctl: status tells the caller's state */
+	CAPSICUM_OP_SELF = 11, /* prctl: status tells the caller's state */
 };
 
 /*
@@ -459,7 +459,9 @@ struct capsicum_ioctls {
 	/* patched kernel: a lookup by descriptor number (fget) */             \
 	X(FGET, "fget")                                                        \
 	/* a descriptor owner's signal to another process */                   \
-	X(FILE_SEND_SIGIOTASK, "file_send_sigiotask")
+	X(FILE_SEND_SIGIOTASK, "file_send_sigiotask")                          \
+	/* fchdir: the kernel's MAY_CHDIR check of its directory */            \
+	X(INODE_PERMISSION, "inode_permission")
 
 #define CAPSICUM_HOOK_ENUM_(suffix, name) CAPSICUM_HOOK_##suffix,
 enum capsicum_hook {

@@ -129,8 +129,6 @@ enum opt_rule {
 	"`security_inode_getattr()` calls no LSM for an `S_PRIVATE` inode "    \
 	"(found by `fuzz_control`, `doc/security.md`)"
 #define OPT_WHY_NOHOOK "no LSM hook"
-#define OPT_WHY_FCHDIR                                                         \
-	"not hooked yet (`inode_permission` with `MAY_CHDIR` would do)"
 #define OPT_WHY_FACCESSAT                                                      \
 	"the access check (`inode_permission`) comes after the walk has "      \
 	"ended and sees an inode, nothing that ties it to the dirfd (the "     \
@@ -361,8 +359,6 @@ enum opt_rule {
 	  OPT_WHY_NOHOOK, OPT_YES, "")                                         \
 	X(sync_file_range, 277, 314, OPT_ARG(0), CAP_FSYNC, none, OPT_NO,      \
 	  OPT_WHY_NOHOOK, OPT_YES, "")                                         \
-	X(fchdir, 81, 133, OPT_ARG(0), CAP_FCHDIR, none, OPT_NO,               \
-	  OPT_WHY_FCHDIR, OPT_YES, "")                                         \
 	X(poll, 7, 168, OPT_ARGSETS, CAP_EVENT, none, OPT_NO, OPT_WHY_POLL,    \
 	  OPT_YES, "")                                                         \
 	X(ppoll, 271, 309, OPT_ARGSETS, CAP_EVENT, none, OPT_NO, OPT_WHY_POLL, \
@@ -402,6 +398,14 @@ enum opt_rule {
 	  OPT_NO, OPT_WHY_FGET_ONLY, OPT_YES, "")
 
 /*
+ * Changing the working directory to a descriptor's: bpf/hooks_at.bpf.h
+ * (chdir_need_of, on inode_permission with MAY_CHDIR).
+ */
+#define CAPSICUM_OPS_CHDIR(X)                                                  \
+	X(fchdir, 81, 133, OPT_ARG(0), CAP_FCHDIR, none, OPT_YES, "", OPT_YES, \
+	  "")
+
+/*
  * Process descriptors: bpf/hooks_task.bpf.h (proc_need_of), lib/procdesc.c
  * (waitid_need).
  */
@@ -426,7 +430,8 @@ enum opt_rule {
  * apart: CAPSICUM_OPS_RW is what the file_permission hook decides
  * (bpf/syscalls.bpf.h, rw_need_of), CAPSICUM_OPS_MMAP and
  * CAPSICUM_OPS_CTL what the mapping and control hooks do
- * (bpf/hooks_file.bpf.h), CAPSICUM_OPS_AT the *at() hooks'.
+ * (bpf/hooks_file.bpf.h), CAPSICUM_OPS_AT the *at() hooks',
+ * CAPSICUM_OPS_CHDIR fchdir's on inode_permission (bpf/hooks_at.bpf.h).
  */
 /* clang-format off */
 #define CAPSICUM_OPS(X)                                                        \
@@ -437,6 +442,7 @@ enum opt_rule {
 	CAPSICUM_OPS_SOCK(X)                                                   \
 	CAPSICUM_OPS_AT(X)                                                     \
 	CAPSICUM_OPS_FGET(X)                                                   \
+	CAPSICUM_OPS_CHDIR(X)                                                  \
 	CAPSICUM_OPS_PROC(X)
 /* clang-format on */
 
