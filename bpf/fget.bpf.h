@@ -47,25 +47,59 @@ fget_need_of(struct pt_regs *regs, long nr, int fd, struct file *file)
 	return n;
 }
 
-/*
- * An i386 or x32 call of a row whose stock check refuses such calls (it
- * does not read their registers) and is not loaded here: refused alike.
- */
-static __always_inline bool fget_refuses_compat(struct task_struct *task,
-						const struct pt_regs *regs)
+/* The rows' rights without their rules (OPT_FGET_WIDEST_CASE). */
+static __always_inline struct fget_need fget_widest_of(long nr)
 {
-	if (task->thread_info.status & TS_COMPAT) {
-		switch (regs->orig_ax) {
-			CAPSICUM_OPS_CHDIR(OPT_NR32_CASE)
-			return true;
-		}
-		return false;
+	struct fget_need n = {};
+
+	switch (nr) {
+		CAPSICUM_OPS(OPT_FGET_WIDEST_CASE)
+		CAPSICUM_OPS_CHDIR(OPT_FGET_WIDEST_ALWAYS)
 	}
-	switch (regs->orig_ax) {
-		CAPSICUM_OPS_CHDIR(OPT_NRX32_CASE)
-		return true;
+	return n;
+}
+
+/* The x86-64 number of an i386 call's row, NR_UNKNOWN if none. */
+static __always_inline long nr_of_i386(long nr32)
+{
+	switch (nr32) {
+		CAPSICUM_OPS(OPT_I386_TO_NR)
+		CAPSICUM_OPT_I386_NRS(OPT_OTHER_TO_NR)
 	}
-	return false;
+	return NR_UNKNOWN;
+}
+
+/* The x86-64 number of an x32 call (without its bit). */
+static __always_inline long nr_of_x32(long nr)
+{
+	switch (nr) {
+		CAPSICUM_OPT_X32_NRS(OPT_OTHER_TO_NR)
+	}
+	return nr;
+}
+
+/*
+ * What a compat call (call_of: NR_UNKNOWN) needs of fd, by the same
+ * rows. x32 passes the x86-64 arguments in the x86-64 registers, under
+ * the x86-64 numbers or its own (CAPSICUM_OPT_X32_NRS): decided exactly.
+ * i386 passes them in other registers, which the rules do not read: each
+ * row asks its widest rights (fget_widest_of). io_uring's workers, and
+ * lookups outside a syscall, are no compat call: nothing here (the stock
+ * hooks decide what they do with a file).
+ */
+static __always_inline struct fget_need
+fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
+		    struct file *file)
+{
+	long ax = regs->orig_ax;
+
+	if ((task->flags & PF_IO_WORKER) || ax < 0)
+		return (struct fget_need){};
+	if (task->thread_info.status & TS_COMPAT)
+		return fget_widest_of(nr_of_i386(ax));
+	if (!(ax & X32_SYSCALL_BIT))
+		return (struct fget_need){}; /* io_uring_enter's requests */
+	return fget_need_of(regs, nr_of_x32(ax & ~X32_SYSCALL_BIT), fd, file);
 }
 
 SEC("?lsm/file_fget")
@@ -86,13 +120,13 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	nr = call_of(task, regs);
 	if (nr == NR_io_submit)
 		aio_note(file, (int)fd); /* for its read or write: aio_op */
-	if (nr == NR_UNKNOWN && fget_refuses_compat(task, regs))
-		return unknown_refuse(p, CAPSICUM_HOOK_FGET);
 	walk = walk_dirfd_need((int)fd);
-	if (nr < 0 && !walk)
-		return 0; /* not a native syscall: the stock hooks decide */
-	n = nr < 0 ? (struct fget_need){}
-		   : fget_need_of(regs, nr, (int)fd, file);
+	if (nr == NR_UNKNOWN)
+		n = fget_compat_need_of(task, regs, (int)fd, file);
+	else if (nr < 0)
+		n = (struct fget_need){}; /* the kernel's own */
+	else
+		n = fget_need_of(regs, nr, (int)fd, file);
 	n.need[0] |= walk;
 	if (!n.need[0] && !n.need[1])
 		return 0;

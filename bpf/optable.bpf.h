@@ -620,7 +620,7 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
  */
 #define OPT_FGET_CASE(name, nr64, nr32, fds, rights, rule, stock, stock_why,   \
 		      patched, patched_why)                                    \
-	OPT_FGET_##stock##_##patched(nr64, fds, rights, rule)
+	OPT_FGET_PICK_##stock##_##patched(OPT_FGET_ROW, nr64, fds, rights, rule)
 #define OPT_FGET_ROW(nr, fds, rights, rule)                                    \
 	case nr: {                                                             \
 		/* A rule may ask another word than the row's (fanotify). */   \
@@ -629,13 +629,14 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 		n.need[OPT_IDX(need_)] = need_;                                \
 		break;                                                         \
 	}
-#define OPT_FGET_OPT_YES_OPT_YES(...)
-#define OPT_FGET_OPT_PART_OPT_PART(...)
-#define OPT_FGET_OPT_NO_OPT_NO(...)
-#define OPT_FGET_OPT_PART_OPT_YES OPT_FGET_ROW
-#define OPT_FGET_OPT_NO_OPT_YES	  OPT_FGET_ROW
-#define OPT_FGET_OPT_NO_OPT_PART  OPT_FGET_ROW
-#define OPT_FGET_OPT_LIB_OPT_YES  OPT_FGET_ROW
+/* M(row) for the rows file_fget decides, nothing for the others. */
+#define OPT_FGET_PICK_OPT_YES_OPT_YES(...)
+#define OPT_FGET_PICK_OPT_PART_OPT_PART(...)
+#define OPT_FGET_PICK_OPT_NO_OPT_NO(...)
+#define OPT_FGET_PICK_OPT_PART_OPT_YES(M, ...) M(__VA_ARGS__)
+#define OPT_FGET_PICK_OPT_NO_OPT_YES(M, ...)   M(__VA_ARGS__)
+#define OPT_FGET_PICK_OPT_NO_OPT_PART(M, ...)  M(__VA_ARGS__)
+#define OPT_FGET_PICK_OPT_LIB_OPT_YES(M, ...)  M(__VA_ARGS__)
 
 /*
  * A row file_fget decides whatever its verdicts: its stock check is not
@@ -644,8 +645,51 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
  */
 #define OPT_FGET_ALWAYS(name, nr64, nr32, fds, rights, rule, ...)              \
 	OPT_FGET_ROW(nr64, fds, rights, rule)
-/* `case` of a row's i386 number, of its x32 number. */
-#define OPT_NR32_CASE(name, nr64, nr32, ...)  case nr32:
-#define OPT_NRX32_CASE(name, nr64, nr32, ...) case (nr64) | X32_SYSCALL_BIT:
+
+/* The widest rights a rule can ask (CAPSICUM_OPT_RULES' may). */
+static __always_inline __u64 opt_rule_may(enum opt_rule rule)
+{
+	switch (rule) {
+#define OPT_RULE_MAY_CASE(rule, may, fcntls, what)                             \
+	case OPT_RULE_##rule:                                                  \
+		return (may);
+		CAPSICUM_OPT_RULES(OPT_RULE_MAY_CASE)
+#undef OPT_RULE_MAY_CASE
+	}
+	return 0;
+}
+
+/*
+ * The same rows without their rule's reading of the arguments (whose
+ * registers an i386 call does not use): the row's rights and every
+ * right its rule can add, asked of each descriptor the call looks up.
+ * Exact for a row without a rule, stricter for the others.
+ *	switch (nr) { CAPSICUM_OPS(OPT_FGET_WIDEST_CASE) }
+ * with `n`, the struct fget_need, in scope.
+ */
+#define OPT_FGET_WIDEST_CASE(name, nr64, nr32, fds, rights, rule, stock,       \
+			     stock_why, patched, patched_why)                  \
+	OPT_FGET_PICK_##stock##_##patched(OPT_FGET_WIDEST_ROW, nr64, fds,      \
+					  rights, rule)
+#define OPT_FGET_WIDEST_ALWAYS(name, nr64, nr32, fds, rights, rule, ...)       \
+	OPT_FGET_WIDEST_ROW(nr64, fds, rights, rule)
+#define OPT_FGET_WIDEST_ROW(nr, fds, rights, rule)                             \
+	case nr: {                                                             \
+		/* Each rule's may is of one word, maybe not the row's. */     \
+		__u64 may_ = opt_rule_may(OPT_RULE_##rule);                    \
+                                                                               \
+		n.need[OPT_IDX(rights)] |= (rights);                           \
+		if (may_)                                                      \
+			n.need[OPT_IDX(may_)] |= may_;                         \
+		break;                                                         \
+	}
+
+/* `case` of a row's i386 number, or of another number of it: its row's. */
+#define OPT_I386_TO_NR(name, nr64, nr32, ...)                                  \
+	case nr32:                                                             \
+		return nr64;
+#define OPT_OTHER_TO_NR(name, nr)                                              \
+	case nr:                                                               \
+		return NR_##name;
 
 #endif

@@ -7,6 +7,7 @@
  * refused call changes nothing outside.
  */
 #define _GNU_SOURCE
+#include "compat.h"
 #include "fixture.h"
 #include "rows.h"
 #include "selftest.h"
@@ -423,18 +424,6 @@ SELFTEST(beneath_not_into_a_mount_over_the_directory)
 	}
 	close(fd);
 	umount(x);
-}
-
-/* An i386 syscall from this 64-bit process, through int $0x80. */
-static long int80(long nr, long a, long b, long c)
-{
-	long ret;
-
-	__asm__ volatile("int $0x80"
-			 : "=a"(ret)
-			 : "a"(nr), "b"(a), "c"(b), "d"(c)
-			 : "memory");
-	return ret;
 }
 
 #define NR_I386_OPENAT 295

@@ -8,6 +8,7 @@
  * kernels.
  */
 #define _GNU_SOURCE
+#include "compat.h"
 #include "fixture.h"
 #include "rows.h"
 #include "selftest.h"
@@ -728,6 +729,170 @@ SELFTEST(fget_rights_with_and_without)
 	if (!fixture_loaded())
 		return;
 	rows_run(fget_rows, sizeof(fget_rows) / sizeof(fget_rows[0]));
+}
+
+/* --- compat rows: the same syscalls as i386 and x32 calls --------------*/
+
+/* i386 numbers (arch/x86/entry/syscalls/syscall_32.tbl). */
+#define I386_LSEEK	       19
+#define I386_FSYNC	       118
+#define I386_FCHDIR	       133
+#define I386_LLSEEK	       140
+#define I386_POLL	       168
+#define I386_EPOLL_WAIT	       256
+#define I386_TIMERFD_GETTIME64 410
+
+static int op_i386_lseek(int fd)
+{
+	return compat_result(int80(I386_LSEEK, fd, 0, SEEK_SET));
+}
+static int op_i386_llseek(int fd)
+{
+	char *low = compat_low_page();
+
+	if (!low)
+		return -1;
+	/* (fd, offset high, offset low, loff_t *result, whence) */
+	return compat_result(
+		i386_syscall(I386_LLSEEK, fd, 0, 0, (long)low, SEEK_SET));
+}
+static int op_i386_fsync(int fd)
+{
+	return compat_result(int80(I386_FSYNC, fd, 0, 0));
+}
+static int op_i386_fchdir(int fd)
+{
+	return compat_result(int80(I386_FCHDIR, fd, 0, 0));
+}
+static int op_i386_poll(int fd)
+{
+	struct pollfd *p = compat_low_page();
+	long n;
+
+	if (!p)
+		return -1;
+	*p = (struct pollfd){ .fd = fd, .events = POLLIN };
+	n = int80(I386_POLL, (long)p, 1, 0);
+	if (n < 0)
+		return compat_result(n);
+	return polled(n, p->revents);
+}
+static int op_i386_epoll_wait(int fd)
+{
+	char *low = compat_low_page();
+
+	if (!low)
+		return -1;
+	return compat_result(
+		i386_syscall(I386_EPOLL_WAIT, fd, (long)low, 1, 0, 0));
+}
+static int op_i386_timerfd_gettime64(int fd)
+{
+	char *low = compat_low_page();
+
+	return low ? compat_result(
+			     int80(I386_TIMERFD_GETTIME64, fd, (long)low, 0))
+		   : -1;
+}
+/* x32 calls (libc sets errno); lseek to 0 returns 0. */
+static int op_x32_lseek(int fd)
+{
+	return syscall(X32_BIT | SYS_lseek, fd, 0, SEEK_SET) ? -1 : 0;
+}
+static int op_x32_fsync(int fd)
+{
+	return syscall(X32_BIT | SYS_fsync, fd) ? -1 : 0;
+}
+/* x32's own number of mq_notify (its struct sigevent is compat's). */
+static int op_x32_mq_notify(int fd)
+{
+	return syscall(X32_BIT | 527, fd, NULL) ? -1 : 0;
+}
+
+/*
+ * The rows the fget hook decides, called as i386 and x32 calls. Stock
+ * kernels see none of them but fchdir, whose check cannot read i386
+ * registers and so refuses the call with any limit; x32 is off in
+ * Debian's kernels (ENOSYS). The patched kernel: x32 exactly, i386 by
+ * each row's widest rights (these rows have no rule: exactly). In
+ * capability mode the seccomp filter refuses every compat call.
+ */
+#define COMPAT_STOCK EXPECT(0, 0, ECAPMODE, ECAPMODE)
+#define COMPAT_EXACT EXPECT(0, ENOTCAPABLE, ECAPMODE, ECAPMODE)
+#define X32_STOCK    EXPECT(ENOSYS, ENOSYS, ECAPMODE, ECAPMODE)
+static const struct rights_row compat_rows[] = {
+	{ .name = "lseek i386",
+	  .rights = CAP_SEEK,
+	  .make = seek_file,
+	  .op = op_i386_lseek,
+	  .stock = COMPAT_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "lseek i386 _llseek",
+	  .rights = CAP_SEEK,
+	  .make = seek_file,
+	  .op = op_i386_llseek,
+	  .stock = COMPAT_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "fsync i386",
+	  .rights = CAP_FSYNC,
+	  .make = seek_file,
+	  .op = op_i386_fsync,
+	  .stock = COMPAT_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "fchdir i386",
+	  .rights = CAP_FCHDIR,
+	  .make = tmp_dir,
+	  .op = op_i386_fchdir,
+	  .stock = EXPECT(ENOTCAPABLE, ENOTCAPABLE, ECAPMODE, ECAPMODE),
+	  .patched = COMPAT_EXACT },
+	{ .name = "poll i386",
+	  .rights = CAP_EVENT,
+	  .make = empty_pipe,
+	  .op = op_i386_poll,
+	  .stock = COMPAT_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "epoll_wait i386",
+	  .rights = CAP_EVENT,
+	  .make = epoll_fd,
+	  .op = op_i386_epoll_wait,
+	  .stock = COMPAT_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "timerfd_gettime i386 timerfd_gettime64",
+	  .rights = CAP_READ,
+	  .make = timer_fd,
+	  .op = op_i386_timerfd_gettime64,
+	  .stock = COMPAT_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "lseek x32",
+	  .rights = CAP_SEEK,
+	  .make = seek_file,
+	  .op = op_x32_lseek,
+	  .stock = X32_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "fsync x32",
+	  .rights = CAP_FSYNC,
+	  .make = seek_file,
+	  .op = op_x32_fsync,
+	  .stock = X32_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "mq_notify x32 own number",
+	  .rights = CAP_EVENT,
+	  .make = mqueue,
+	  .op = op_x32_mq_notify,
+	  .stock = X32_STOCK,
+	  .patched = COMPAT_EXACT },
+};
+SELFTEST_RIGHTS_ROWS(compat_rows, "compat_rights_with_and_without")
+
+SELFTEST(compat_rights_with_and_without)
+{
+	if (!fixture_loaded())
+		return;
+	if (int80(I386_FSYNC, -1, 0, 0) == -ENOSYS) {
+		selftest_skip("no i386 emulation");
+		return;
+	}
+	rows_run(compat_rows, sizeof(compat_rows) / sizeof(compat_rows[0]));
 }
 
 /*

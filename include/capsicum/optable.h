@@ -172,10 +172,10 @@ enum opt_rule {
  * 6.12 with the stock hooks still attached.
  *
  * i386 numbers are the syscalls of the same name (fstatat64 for
- * newfstatat; mmap's is old_mmap, mmap2 is 192). No BPF program maps
- * them to a right yet: the stock hooks give i386 calls the file's floor
- * or refuse them (doc/enforcement.md), and bpf/fget.bpf.h leaves them
- * to the stock hooks.
+ * newfstatat; mmap's is old_mmap, mmap2 is 192). The stock hooks give
+ * i386 calls the file's floor or refuse them (doc/enforcement.md); the
+ * patched kernel's fget hook maps the i386 and x32 calls of the rows it
+ * decides to those rows (bpf/fget.bpf.h, CAPSICUM_OPT_I386_NRS below).
  */
 /* Reads and writes: bpf/syscalls.bpf.h (rw_need_of). */
 #define CAPSICUM_OPS_RW(X)                                                     \
@@ -424,6 +424,28 @@ enum opt_rule {
 	X(recv, recvfrom)                                                      \
 	X(pread, pread64)                                                      \
 	X(pwrite, pwrite64)
+
+/*
+ * Table syscalls under other numbers: X(name, nr). i386's 64-bit offset
+ * and time64 forms, which its libc calls instead of the row's i386
+ * number; x32's own numbers (without __X32_SYSCALL_BIT) for calls whose
+ * arguments it passes in the compat layout (its other calls use the
+ * x86-64 numbers). The patched kernel's fget hook maps them to their row
+ * (bpf/fget.bpf.h); only rows it decides need to be here.
+ */
+#define CAPSICUM_OPT_I386_NRS(X)                                               \
+	X(lseek, 140)		/* _llseek */                                  \
+	X(select, 142)		/* _newselect */                               \
+	X(timerfd_gettime, 410) /* timerfd_gettime64 */                        \
+	X(timerfd_settime, 411) /* timerfd_settime64 */                        \
+	X(pselect6, 413)	/* pselect6_time64 */                          \
+	X(ppoll, 414)		/* ppoll_time64 */                             \
+	X(mq_timedsend, 418)	/* mq_timedsend_time64 */                      \
+	X(mq_timedreceive, 419) /* mq_timedreceive_time64 */
+#define CAPSICUM_OPT_X32_NRS(X)                                                \
+	X(mq_notify, 527)                                                      \
+	X(waitid, 529)                                                         \
+	X(vmsplice, 532)
 
 /*
  * Every row. The sections above are the families the BPF side expands
