@@ -39,8 +39,14 @@ static __always_inline long current_syscall(void)
  *   issued inline from io_uring_enter;
  * - an i386 (int $0x80, TS_COMPAT) or x32 syscall, whose numbers and
  *   argument registers are not the x86-64 ones;
- * - anything outside a syscall (orig_ax < 0): task work, which io_uring
- *   also runs requests from.
+ * - anything outside a syscall (orig_ax < 0), and anything after the
+ *   syscall returned: the task work the kernel runs on the way back to
+ *   user mode, which io_uring runs requests from (a READ linked behind a
+ *   poll that a write woke). orig_ax still names that syscall then, but
+ *   the entry code set pt_regs->ax to -ENOSYS and only the syscall's
+ *   return replaces it, so ax says whether the syscall is still running.
+ *   A syscall that returned -ENOSYS itself still looks running, and its
+ *   exit work is judged as that syscall (doc/enforcement.md).
  * NR_KERNEL: the kernel's own work in the task, a core dump.
  */
 static __always_inline long call_of(struct task_struct *task,
@@ -50,6 +56,8 @@ static __always_inline long call_of(struct task_struct *task,
 
 	if (task->flags & PF_DUMPCORE)
 		return NR_KERNEL;
+	if (regs->ax != (unsigned long)-ENOSYS)
+		return NR_UNKNOWN; /* the syscall returned: its exit work */
 	if ((task->flags & PF_IO_WORKER) ||
 	    (task->thread_info.status & TS_COMPAT) || nr < 0 ||
 	    (nr & X32_SYSCALL_BIT) || nr == NR_io_uring_enter)

@@ -284,6 +284,57 @@ SELFTEST(uring_limited_descriptor_requests_need_their_rights)
 	uring_exit(&u);
 }
 
+/*
+ * io_uring runs a request linked behind a poll from task work, which the
+ * kernel runs as the task returns from whatever syscall it made: here a
+ * write, whose row asks CAP_WRITE. The request is io_uring's, not that
+ * write's: a READ of a pipe limited without CAP_READ (but with
+ * CAP_WRITE) must fail however the write's own row would judge it. A
+ * pipe, so that the READ runs inline, not in an io-wq worker.
+ */
+SELFTEST(uring_task_work_is_no_syscall_of_the_task)
+{
+	int p[2], q[2], res, read_res = 1, i;
+	struct io_uring_sqe *sqe;
+	char buf[8] = { 0 };
+	uint64_t which;
+	struct uring u;
+	cap_rights_t r;
+
+	if (!fixture_loaded() || !ring(&u, false))
+		return;
+	cap_rights_init(&r, CAP_WRITE, CAP_EVENT, CAP_FSTAT);
+	if (!ASSERT_OK(pipe(p), "pipe") || !ASSERT_OK(pipe(q), "pipe 2") ||
+	    !ASSERT_EQ(write(q[1], "secret", 6), 6, "the secret") ||
+	    !ASSERT_OK(cap_rights_limit(q[0], &r), "limit: no CAP_READ"))
+		return;
+	sqe = uring_sqe(&u, IORING_OP_POLL_ADD, p[0]);
+	sqe->poll32_events = POLLIN;
+	sqe->flags = IOSQE_IO_LINK;
+	sqe->user_data = 1;
+	uring_push(&u);
+	sqe = uring_sqe(&u, IORING_OP_READ, q[0]);
+	sqe->addr = (uintptr_t)buf;
+	sqe->len = 6;
+	sqe->off = -1ULL;
+	sqe->user_data = 2;
+	uring_push(&u);
+	if (!ASSERT_EQ(uring_enter(&u, 2), 0, "two requests submitted"))
+		return;
+	/* The poll completes in this write; its task work runs at its end. */
+	if (!ASSERT_EQ(write(p[1], "x", 1), 1, "the poll's wakeup"))
+		return;
+	for (i = 0; i < 2; i++) {
+		res = uring_wait(&u, &which);
+		if (which == 2)
+			read_res = res;
+	}
+	if (read_res > 0)
+		printf("    the READ got \"%.6s\"\n", buf);
+	ASSERT_EQ(read_res, -ENOTCAPABLE, "the linked READ without CAP_READ");
+	uring_exit(&u);
+}
+
 /* An O_RDWR temporary file limited to reading. */
 static int read_only_file(void)
 {
