@@ -46,7 +46,8 @@ static __always_inline long current_syscall(void)
  *   the entry code set pt_regs->ax to -ENOSYS and only the syscall's
  *   return replaces it, so ax says whether the syscall is still running.
  *   A syscall that returned -ENOSYS itself still looks running, and its
- *   exit work is judged as that syscall (doc/enforcement.md).
+ *   exit work is judged as that syscall; a read or write still needs its
+ *   own direction's right then (rw_need_of, doc/security.md).
  * NR_KERNEL: the kernel's own work in the task, a core dump.
  */
 static __always_inline long call_of(struct task_struct *task,
