@@ -24,8 +24,7 @@ static __always_inline __u64 rw_direction(int mask)
  * kernel-internal reads: no fd to trust, the file's floor applies.
  */
 static __always_inline struct opt_need
-rw_row_need_of(const struct pt_regs *regs, long nr, struct file *file,
-	       int mask)
+rw_row_need_of(const struct pt_regs *regs, long nr, struct file *file, int mask)
 {
 	struct opt_call c = {
 		.regs = regs, .file = file, .fd = -1, .mask = mask
