@@ -84,8 +84,9 @@ static __always_inline long nr_of_x32(long nr)
  * the x86-64 numbers or its own (CAPSICUM_OPT_X32_NRS): decided exactly.
  * i386 passes them in other registers, which the rules do not read: each
  * row asks its widest rights (fget_widest_of). io_uring's workers, and
- * lookups outside a syscall, are no compat call: nothing here (the stock
- * hooks decide what they do with a file).
+ * lookups outside a syscall or after it returned (its exit work:
+ * regs.bpf.h), are no compat call: nothing here (the stock hooks decide
+ * what they do with a file).
  */
 static __always_inline struct fget_need
 fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
@@ -93,7 +94,8 @@ fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
 {
 	long ax = regs->orig_ax;
 
-	if ((task->flags & PF_IO_WORKER) || ax < 0)
+	if ((task->flags & PF_IO_WORKER) || ax < 0 ||
+	    regs->ax != (unsigned long)-ENOSYS)
 		return (struct fget_need){};
 	if (task->thread_info.status & TS_COMPAT)
 		return fget_widest_of(nr_of_i386(ax));

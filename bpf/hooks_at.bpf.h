@@ -156,7 +156,7 @@ OPT_NEED_OF(chdir_need_of, CAPSICUM_OPS_CHDIR)
  * i386 or x32 call's registers are not read: refused where a limit could
  * apply, as for every path call of unknown origin. The patched kernel
  * does not load this program (lookup_beneath.bpf.h): file_fget decides
- * fchdir there, and refuses its i386 and x32 forms alike.
+ * fchdir there, its i386 and x32 forms by the same row (fget.bpf.h).
  */
 static __noinline int chdir_check(struct inode *inode)
 {
