@@ -84,9 +84,10 @@ static __always_inline long nr_of_x32(long nr)
  * the x86-64 numbers or its own (CAPSICUM_OPT_X32_NRS): decided exactly.
  * i386 passes them in other registers, which the rules do not read: each
  * row asks its widest rights (fget_widest_of). io_uring's workers, and
- * lookups outside a syscall or after it returned (its exit work:
- * regs.bpf.h), are no compat call: nothing here (the stock hooks decide
- * what they do with a file).
+ * lookups outside a syscall, are no compat call: nothing here (the stock
+ * hooks decide what they do with a file). In a compat call's exit work
+ * (io_uring's task work) its row is asked as well, which can only refuse
+ * more: the stock hooks decide the request itself.
  */
 static __always_inline struct fget_need
 fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
@@ -94,8 +95,7 @@ fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
 {
 	long ax = regs->orig_ax;
 
-	if ((task->flags & PF_IO_WORKER) || ax < 0 ||
-	    regs->ax != (unsigned long)-ENOSYS)
+	if ((task->flags & PF_IO_WORKER) || ax < 0)
 		return (struct fget_need){};
 	if (task->thread_info.status & TS_COMPAT)
 		return fget_widest_of(nr_of_i386(ax));
@@ -123,7 +123,16 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	if (nr == NR_io_submit)
 		aio_note(file, (int)fd); /* for its read or write: aio_op */
 	walk = walk_dirfd_need((int)fd);
-	if (nr == NR_UNKNOWN)
+	if (nr == NR_UNKNOWN && named_syscall_of(task, regs) >= 0)
+		/*
+		 * A native syscall's exit work (io_uring's task work: the
+		 * stock hooks decide the request, this can only refuse
+		 * more), or a syscall whose ax a tracer rewrote: the row
+		 * of the syscall the registers name.
+		 */
+		n = fget_need_of(regs, named_syscall_of(task, regs), (int)fd,
+				 file);
+	else if (nr == NR_UNKNOWN)
 		n = fget_compat_need_of(task, regs, (int)fd, file);
 	else if (nr < 0)
 		n = (struct fget_need){}; /* the kernel's own */

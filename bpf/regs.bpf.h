@@ -47,23 +47,34 @@ static __always_inline long current_syscall(void)
  *   return replaces it, so ax says whether the syscall is still running.
  *   A syscall that returned -ENOSYS itself still looks running, and its
  *   exit work is judged as that syscall; a read or write still needs its
- *   own direction's right then (rw_need_of, doc/security.md).
+ *   own direction's right then (rw_need_of, doc/security.md). A tracer
+ *   that rewrites ax at the syscall-entry stop makes the syscall itself
+ *   look finished: every hook then fails closed, but the patched
+ *   kernel's fget hook, for which unknown means "the stock hooks
+ *   decide", asks the syscall the registers name as well
+ *   (named_syscall_of).
  * NR_KERNEL: the kernel's own work in the task, a core dump.
  */
-static __always_inline long call_of(struct task_struct *task,
-				    const struct pt_regs *regs)
+static __always_inline long named_syscall_of(struct task_struct *task,
+					     const struct pt_regs *regs)
 {
 	long nr = regs->orig_ax;
 
-	if (task->flags & PF_DUMPCORE)
-		return NR_KERNEL;
-	if (regs->ax != (unsigned long)-ENOSYS)
-		return NR_UNKNOWN; /* the syscall returned: its exit work */
 	if ((task->flags & PF_IO_WORKER) ||
 	    (task->thread_info.status & TS_COMPAT) || nr < 0 ||
 	    (nr & X32_SYSCALL_BIT) || nr == NR_io_uring_enter)
 		return NR_UNKNOWN;
 	return nr;
+}
+
+static __always_inline long call_of(struct task_struct *task,
+				    const struct pt_regs *regs)
+{
+	if (task->flags & PF_DUMPCORE)
+		return NR_KERNEL;
+	if (regs->ax != (unsigned long)-ENOSYS)
+		return NR_UNKNOWN; /* the syscall returned: its exit work */
+	return named_syscall_of(task, regs);
 }
 
 static __always_inline long current_call(void)

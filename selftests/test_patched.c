@@ -27,7 +27,10 @@
 #include <sys/capsicum.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/procdesc.h>
 #include <sys/select.h>
 #include <sys/signalfd.h>
@@ -965,6 +968,59 @@ SELFTEST(patched_closed_descriptor_is_still_ebadf)
 	ASSERT_ERRNO(fsync(gone), EBADF, "fsync of a closed fd");
 	ASSERT_ERRNO(lseek(fd, 0, SEEK_SET), ENOTCAPABLE, "lseek limited");
 	ASSERT_ERRNO(fsync(-1), EBADF, "fsync(-1) right after");
+}
+
+/*
+ * A tracer may rewrite a tracee's registers at its syscall-entry stop.
+ * Rewriting ax (which the entry code sets to -ENOSYS and the hooks read
+ * to tell a running syscall from its exit work) must not hide the
+ * syscall from the fget hook: the tracee, limited without CAP_SEEK (its
+ * table inherited from this process), still gets ENOTCAPABLE from lseek.
+ * The tracer is this process, which holds the same limits: a sandbox
+ * helping itself. Bounded: at most 64 syscall stops.
+ */
+SELFTEST(patched_ptrace_rewriting_ax_hides_no_syscall)
+{
+	struct __ptrace_syscall_info info;
+	int fd = scratch(), status, stops;
+	pid_t pid;
+
+	need_patched();
+	if (!ASSERT_OK(fixture_limit_all_but(fd, CAP_SEEK), "limit"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		off_t r;
+
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) || raise(SIGSTOP))
+			_exit(3);
+		r = lseek(fd, 1, SEEK_SET);
+		_exit(r < 0 && errno == ENOTCAPABLE ? 0 : r < 0 ? 2 : 1);
+	}
+	if (!ASSERT_OK(pid, "fork") ||
+	    !ASSERT_EQ(waitpid(pid, &status, 0), pid, "the tracee stops") ||
+	    !ASSERT_OK(ptrace(PTRACE_SETOPTIONS, pid, NULL,
+			      (void *)PTRACE_O_TRACESYSGOOD),
+		       "options"))
+		return;
+	for (stops = 0; stops < 64; stops++) {
+		if (ptrace(PTRACE_SYSCALL, pid, NULL, NULL) ||
+		    waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+			break;
+		if (WSTOPSIG(status) != (SIGTRAP | 0x80) ||
+		    ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info),
+			   &info) <= 0 ||
+		    info.op != PTRACE_SYSCALL_INFO_ENTRY ||
+		    info.entry.nr != SYS_lseek)
+			continue;
+		/* The syscall still runs; only ax no longer says so. */
+		ptrace(PTRACE_POKEUSER, pid,
+		       (void *)offsetof(struct user_regs_struct, rax), 0);
+	}
+	ASSERT_TRUE(WIFEXITED(status), "the tracee exited");
+	ASSERT_EQ(WEXITSTATUS(status), 0,
+		  "lseek without CAP_SEEK, its ax rewritten: ENOTCAPABLE "
+		  "(1: it worked, 2: another errno, 3: no trace)");
 }
 
 /* Far above what the test opens, so dup2 never clobbers its own files. */
