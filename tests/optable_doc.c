@@ -88,23 +88,46 @@ static void rows_cell(FILE *out, const char *op, char *const *rows,
 		}
 }
 
-/* A kernel's verdict, as the doc's checks read it (tests/test_optable.c). */
-static void verdict_cell(FILE *out, enum opt_verdict v, const char *why)
+void optable_verdict_cell(char *buf, size_t len, enum opt_verdict v,
+			  const char *why)
 {
 	switch (v) {
 	case OPT_YES:
-		fputs("yes", out);
+		snprintf(buf, len, "yes");
 		break;
 	case OPT_PART:
-		fprintf(out, "in part: %s", why);
+		snprintf(buf, len, "in part: %s", why);
 		break;
 	case OPT_NO:
-		fprintf(out, "no: %s", why);
+		snprintf(buf, len, "no: %s", why);
 		break;
 	case OPT_LIB:
-		fprintf(out, "libcapsicum only: %s", why);
+		snprintf(buf, len, "libcapsicum only: %s", why);
 		break;
 	}
+}
+
+int optable_verdict_of(const char *cell, enum opt_verdict *v)
+{
+	if (!strncmp(cell, "yes", 3))
+		*v = OPT_YES;
+	else if (!strncmp(cell, "in part:", 8))
+		*v = OPT_PART;
+	else if (!strncmp(cell, "no", 2))
+		*v = OPT_NO;
+	else if (!strncmp(cell, "libcapsicum only", 16))
+		*v = OPT_LIB;
+	else
+		return -1;
+	return 0;
+}
+
+static void verdict_cell(FILE *out, enum opt_verdict v, const char *why)
+{
+	char cell[1024];
+
+	optable_verdict_cell(cell, sizeof(cell), v, why);
+	fputs(cell, out);
 }
 
 /*

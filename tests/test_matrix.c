@@ -23,6 +23,7 @@
 #include <criterion/criterion.h>
 
 #include "mdtable.h"
+#include "optable_doc.h"
 
 #ifndef SELFTESTS_BIN
 #error "SELFTESTS_BIN: the selftest binary (set by the Makefile)"
@@ -58,13 +59,16 @@ static void add(struct names *s, const char *name, size_t len)
 /* A verdict that some form of the call is enforced. */
 static bool says_yes(const char *cell)
 {
-	return !strncmp(cell, "yes", 3) || !strncmp(cell, "in part:", 8);
+	enum opt_verdict v;
+
+	return !optable_verdict_of(cell, &v) && (v == OPT_YES || v == OPT_PART);
 }
 
 static bool says_no(const char *cell)
 {
-	return !strncmp(cell, "no", 2) ||
-	       !strncmp(cell, "libcapsicum only", 16);
+	enum opt_verdict v;
+
+	return !optable_verdict_of(cell, &v) && (v == OPT_NO || v == OPT_LIB);
 }
 
 /* "no: WHY" or "libcapsicum only: WHY" with some WHY. */

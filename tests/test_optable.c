@@ -293,33 +293,6 @@ static const char *verdict_word(enum opt_verdict v)
 	return "?";
 }
 
-/* The verdict a cell says: "yes", "in part: ...", "no: ...", ... */
-static int cell_verdict(const char *cell, enum opt_verdict *v)
-{
-	if (!strncmp(cell, "yes", 3))
-		*v = OPT_YES;
-	else if (!strncmp(cell, "in part:", 8))
-		*v = OPT_PART;
-	else if (!strncmp(cell, "no", 2))
-		*v = OPT_NO;
-	else if (!strncmp(cell, "libcapsicum only", 16))
-		*v = OPT_LIB;
-	else
-		return -1;
-	return 0;
-}
-
-/* The cell a verdict with the table's reason is, exactly. */
-static void verdict_text(char *buf, size_t len, enum opt_verdict v,
-			 const char *why)
-{
-	snprintf(buf, len, "%s: %s",
-		 v == OPT_LIB	 ? "libcapsicum only"
-		 : v == OPT_PART ? "in part"
-				 : "no",
-		 why);
-}
-
 /*
  * One line's verdict for one kernel (kind) against the table's, for the
  * syscalls the line names.
@@ -329,7 +302,7 @@ static void check_verdict(const char *cell, int kind, const bool *named,
 {
 	enum opt_verdict v;
 
-	if (cell_verdict(cell, &v)) {
+	if (optable_verdict_of(cell, &v)) {
 		problem(rep,
 			"line %d: verdict \"%s\" is none of yes, in part, "
 			"no, libcapsicum only",
@@ -352,7 +325,7 @@ static void check_verdict(const char *cell, int kind, const bool *named,
 				lineno, o->name, verdict_word(v),
 				verdict_word(t),
 				kind == STOCK ? "stock" : "patched");
-		verdict_text(want, sizeof(want), v, o->why[kind]);
+		optable_verdict_cell(want, sizeof(want), v, o->why[kind]);
 		if (v == OPT_YES)
 			seen[i][kind].yes = true;
 		if (v == OPT_PART && !strcmp(cell, want))
