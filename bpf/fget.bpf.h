@@ -123,18 +123,18 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	if (nr == NR_io_submit)
 		aio_note(file, (int)fd); /* for its read or write: aio_op */
 	walk = walk_dirfd_need((int)fd);
-	if (nr == NR_UNKNOWN && named_syscall_of(task, regs) >= 0)
+	if (nr == NR_UNKNOWN) {
+		long named = named_syscall_of(task, regs);
+
 		/*
 		 * A native syscall's exit work (io_uring's task work: the
 		 * stock hooks decide the request, this can only refuse
 		 * more), or a syscall whose ax a tracer rewrote: the row
-		 * of the syscall the registers name.
+		 * of the syscall the registers name. Else a compat call.
 		 */
-		n = fget_need_of(regs, named_syscall_of(task, regs), (int)fd,
-				 file);
-	else if (nr == NR_UNKNOWN)
-		n = fget_compat_need_of(task, regs, (int)fd, file);
-	else if (nr < 0)
+		n = named >= 0 ? fget_need_of(regs, named, (int)fd, file)
+			       : fget_compat_need_of(task, regs, (int)fd, file);
+	} else if (nr < 0)
 		n = (struct fget_need){}; /* the kernel's own */
 	else
 		n = fget_need_of(regs, nr, (int)fd, file);

@@ -690,13 +690,12 @@ SELFTEST(capmode_refuses_an_elf_interpreter)
  */
 SELFTEST(i386_syscalls_get_the_floor_or_are_refused)
 {
-	char *low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	char *low = compat_low_page();
 	int fd, trunc_ok, two[2];
 	cap_rights_t r;
 	pid_t pid;
 
-	if (!fixture_loaded() || !ASSERT_TRUE(low != MAP_FAILED, "low page"))
+	if (!fixture_loaded() || !ASSERT_TRUE(low != NULL, "low page"))
 		return;
 	if (!ASSERT_TRUE(fixture_scratch_twice(two), "file opened twice"))
 		return;

@@ -7,6 +7,7 @@
  * from a constructor, before main.
  */
 #define _GNU_SOURCE
+#include "compat.h"
 #include "fixture.h"
 #include "selftest.h"
 
@@ -372,12 +373,12 @@ SELFTEST(x32_lookups_refused)
 		return;
 	ASSERT_ERRNO(openat(d, "../etc/passwd", O_RDONLY), ENOTCAPABLE,
 		     "x86-64 openat escape refused");
-	f = syscall(0x40000000 | __NR_openat, d, "../etc/passwd", O_RDONLY);
+	f = syscall(X32_BIT | __NR_openat, d, "../etc/passwd", O_RDONLY);
 	if (f < 0 && errno == ENOSYS) {
 		selftest_skip("x32 disabled");
 		return;
 	}
-	g = syscall(0x40000000 | __NR_openat, d, "x32probe", O_RDWR | O_CREAT,
+	g = syscall(X32_BIT | __NR_openat, d, "x32probe", O_RDWR | O_CREAT,
 		    0600);
 	fprintf(stderr,
 		"x32 openat escape: %d (%m); O_RDWR|O_CREAT via ro dir: %d\n",
@@ -388,7 +389,7 @@ SELFTEST(x32_lookups_refused)
 	/* In a child: a successful one would move the test's directory. */
 	pid = fork();
 	if (pid == 0)
-		_exit(syscall(0x40000000 | __NR_fchdir, d) < 0 ? 0 : 1);
+		_exit(syscall(X32_BIT | __NR_fchdir, d) < 0 ? 0 : 1);
 	ASSERT_EQ(selftest_wait(pid), 0,
 		  "x32 fchdir through a dirfd without CAP_FCHDIR refused");
 }
