@@ -65,19 +65,22 @@ int audit_line_format(const struct capsicum_denial *d, char *buf, size_t len)
 {
 	char comm[sizeof(d->comm) * 4 + 1];
 
-	char uid[16] = "";
+	char uid[16] = "", learn[20] = "";
 
 	comm_escape(d->comm, comm, sizeof(comm));
 	if (d->uid != CAPSICUM_DENIAL_NO_UID)
 		snprintf(uid, sizeof(uid), " uid=%u", d->uid);
+	if (d->learn_id)
+		snprintf(learn, sizeof(learn), " learn=%u", d->learn_id);
 	return snprintf(buf, len,
 			"v1 time=%" PRIu64 " pid=%u tid=%u fd=%d syscall=%d "
 			"hook=%u error=%u needed=0x%" PRIx64 ",0x%" PRIx64
-			" held=0x%" PRIx64 ",0x%" PRIx64 "%s comm=%s\n",
+			" held=0x%" PRIx64 ",0x%" PRIx64 "%s%s comm=%s\n",
 			(uint64_t)d->time_ns, d->pid, d->tid, d->fd,
 			d->syscall_nr, d->hook, d->error,
 			(uint64_t)d->needed[0], (uint64_t)d->needed[1],
-			(uint64_t)d->held[0], (uint64_t)d->held[1], uid, comm);
+			(uint64_t)d->held[0], (uint64_t)d->held[1], uid, learn,
+			comm);
 }
 
 static int hexval(char c)
@@ -140,6 +143,13 @@ int audit_line_parse(const char *line, struct capsicum_denial *d)
 	     d->uid == CAPSICUM_DENIAL_NO_UID))
 		return -1;
 	line += used;
+	used = 0;
+	/* learn= only on a learning tree's records (allowed, not refused). */
+	if (!strncmp(line, " learn=", 7) &&
+	    (sscanf(line, " learn=%u%n", &d->learn_id, &used) != 1 || !used ||
+	     !d->learn_id))
+		return -1;
+	line += used;
 	if (strncmp(line, " comm=", 6))
 		return -1;
 	used = 6;
@@ -190,8 +200,9 @@ int audit_describe(const struct capsicum_denial *d, char *buf, size_t len)
 	}
 	return snprintf(buf, len,
 			"pid %u (%s) fd %d: missing %s (holds %s); syscall %d, "
-			"hook %s, %s",
+			"hook %s, %s%s",
 			d->pid, comm, d->fd, missing[0] ? missing : "none",
 			held[0] ? held : "none", d->syscall_nr,
-			audit_hook_name(d->hook), err);
+			audit_hook_name(d->hook), err,
+			d->learn_id ? " (learning: allowed)" : "");
 }

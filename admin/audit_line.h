@@ -6,9 +6,10 @@
  * One denial as one line of the audit log capsicumd writes and capctl
  * audit reads (doc/daemon.md, "Audit log"):
  *   v1 time=NS pid=P tid=T fd=F syscall=N hook=H error=E
- *      needed=0xW0,0xW1 held=0xW0,0xW1 uid=U comm=ESCAPED
+ *      needed=0xW0,0xW1 held=0xW0,0xW1 uid=U [learn=L] comm=ESCAPED
  * (uid= is absent from the lines of earlier builds: parsed as
- * CAPSICUM_DENIAL_NO_UID.)
+ * CAPSICUM_DENIAL_NO_UID. learn= is there only for a learning tree's
+ * record, an operation that was recorded and allowed.)
  * comm comes last; bytes that are not printable ASCII, blanks and '\'
  * are written as \xNN so a line never splits or hides.
  */

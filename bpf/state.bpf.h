@@ -331,7 +331,7 @@ static __always_inline void report(__u32 hook, __u32 error, int fd, __u64 need0,
 	d->held[1] = h ? h->rights[1] : 0;
 	bpf_get_current_comm(d->comm, sizeof(d->comm));
 	d->uid = (__u32)bpf_get_current_uid_gid();
-	d->reserved = 0;
+	d->learn_id = 0;
 	bpf_ringbuf_submit(d, 0);
 }
 

@@ -276,7 +276,26 @@ enum capsicum_op {
 	CAPSICUM_OP_PD_WATCH = 9,     /* fcntl: closing this pidfd kills */
 	CAPSICUM_OP_ANSWER = 10,      /* prctl: bits of this thread's answer */
 	CAPSICUM_OP_SELF = 11, /* prctl: status tells the caller's state */
+	CAPSICUM_OP_LEARN = 12,	   /* prctl: make the caller's tree learn */
+	CAPSICUM_OP_LEARN_ID = 13, /* prctl: bits of the caller's learn id */
 };
+
+/*
+ * Learning (capctl run --learn, doc/learn.md). CAPSICUM_OP_LEARN marks
+ * the calling process as learning, with its tgid as the learn id: every
+ * check that would refuse it is recorded (a denial record whose learn_id
+ * is that id) and then allowed. Only for a caller with CAP_SYS_ADMIN in
+ * the initial user namespace, and only before the process has any
+ * restriction of its own (not in capability mode, no descriptor ever
+ * limited): EPERM otherwise, so a sandbox cannot switch itself off.
+ * Inherited by children, kept over exec, never cleared.
+ *
+ * CAPSICUM_OP_LEARN_ID answers CAPSICUM_STATUS_ANSWER + bits
+ * [answer_bit, answer_bit + CAPSICUM_ANSWER_BITS) of the caller's learn
+ * id (0: not learning); libcapsicum's cap_enter() names the supervisor's
+ * socket by it.
+ */
+#define CAPSICUM_LEARN_SOCKET_PREFIX "capsicum-learn-" /* abstract, + id */
 
 /*
  * CAPSICUM_OP_SELF's status: CAPSICUM_STATUS_SELF + the CAPSICUM_SELF_*
@@ -288,6 +307,7 @@ enum capsicum_op {
 #define CAPSICUM_SELF_STATE	 0x1 /* it has a Capsicum table */
 #define CAPSICUM_SELF_CAPMODE	 0x2 /* it is in capability mode */
 #define CAPSICUM_SELF_FGET_CHECK 0x4 /* the kernel's fget check is on */
+#define CAPSICUM_SELF_LEARNING	 0x8 /* it learns (CAPSICUM_OP_LEARN) */
 
 struct capsicum_req {
 	__u64 magic;
@@ -341,7 +361,7 @@ struct capsicum_proc {
 	 * outermost one). Every process using the table has the same.
 	 */
 	__u32 uid;
-	__u32 reserved;
+	__u32 learn_id; /* with CAPSICUM_PROC_LEARNING: its learn id */
 };
 #define CAPSICUM_PROC_CAPMODE	 (1U << 0)
 #define CAPSICUM_PROC_SHARED_FDS (1U << 1) /* fd table shared (CLONE_FILES) */
@@ -374,6 +394,8 @@ struct capsicum_proc {
  * (track.bpf.h, capsicum_process_exit).
  */
 #define CAPSICUM_PROC_UNCOUNTED (1U << 9)
+/* Refusals are recorded, then allowed (CAPSICUM_OP_LEARN). */
+#define CAPSICUM_PROC_LEARNING (1U << 10)
 
 /* Per-descriptor rights: key (table, fd). */
 struct capsicum_fd_key {
@@ -461,7 +483,12 @@ struct capsicum_ioctls {
 	/* a descriptor owner's signal to another process */                   \
 	X(FILE_SEND_SIGIOTASK, "file_send_sigiotask")                          \
 	/* fchdir: the kernel's MAY_CHDIR check of its directory */            \
-	X(INODE_PERMISSION, "inode_permission")
+	X(INODE_PERMISSION, "inode_permission")                                \
+	/*                                                                     \
+	 * capability mode's seccomp filter: no BPF program reports it; capctl \
+	 * run --learn makes such records from the filter's notifications     \
+	 */                                                                    \
+	X(SECCOMP, "seccomp")
 
 #define CAPSICUM_HOOK_ENUM_(suffix, name) CAPSICUM_HOOK_##suffix,
 enum capsicum_hook {
@@ -488,7 +515,11 @@ struct capsicum_denial {
 	 * denial by; CAPSICUM_DENIAL_NO_UID in a log line without one.
 	 */
 	__u32 uid;
-	__u32 reserved;
+	/*
+	 * 0: refused. Else the learn id of a learning tree
+	 * (CAPSICUM_OP_LEARN): the operation was recorded, then allowed.
+	 */
+	__u32 learn_id;
 };
 
 #define CAPSICUM_DENIAL_NO_UID 0xffffffffu
