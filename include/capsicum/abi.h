@@ -275,7 +275,7 @@ enum capsicum_op {
 	CAPSICUM_OP_PD_CHILD = 8,     /* prctl: a pdfork child, see below */
 	CAPSICUM_OP_PD_WATCH = 9,     /* fcntl: closing this pidfd kills */
 	CAPSICUM_OP_ANSWER = 10,      /* prctl: bits of this thread's answer */
-	CAPSICUM_OP_SELF = 11, /* prctl: status tells the caller's state */
+	CAPSICUM_OP_SELF = 11,	   /* prctl: status tells the caller's state */
 	CAPSICUM_OP_LEARN = 12,	   /* prctl: make the caller's tree learn */
 	CAPSICUM_OP_LEARN_ID = 13, /* prctl: bits of the caller's learn id */
 };
@@ -486,7 +486,7 @@ struct capsicum_ioctls {
 	X(INODE_PERMISSION, "inode_permission")                                \
 	/*                                                                     \
 	 * capability mode's seccomp filter: no BPF program reports it; capctl \
-	 * run --learn makes such records from the filter's notifications     \
+	 * run --learn makes such records from the filter's notifications      \
 	 */                                                                    \
 	X(SECCOMP, "seccomp")
 
