@@ -91,6 +91,8 @@ CAPH_CAT := $(O)/selftests/programs/caph_cat
 # The libcasper programs, built the same way, run by selftests/test_casper.c.
 CASPER_PROGRAMS := $(addprefix $(O)/selftests/programs/,fa_wc fa_head net_client pwd_lookup \
 	syslog_msg grp_lookup nv_pwd)
+# capctl run --learn's selftest program: plain libc, nothing of ours.
+LEARN_PROBE := $(O)/selftests/programs/learn_probe
 RIGHTS_TABLE := $(O)/tests/freebsd_rights_table.h
 
 # BPF objects are inputs of the skeletons; keep them for inspection.
@@ -231,6 +233,9 @@ STAGE_PKG_CONFIG := PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$(STAGE)$(PKGCONFIGDIR) \
 $(CAPH_CAT): selftests/programs/caph_cat.c $(STAGE_STAMP) | $(O)/selftests/programs
 	flags=$$($(STAGE_PKG_CONFIG) --cflags --libs libcapsicum) && \
 		$(CC) -std=gnu11 -O2 $(WARN) $(REPRO) -o $@ $< $$flags
+
+$(LEARN_PROBE): selftests/programs/learn_probe.c | $(O)/selftests/programs
+	$(CC) -std=gnu11 -O2 $(WARN) $(REPRO) -o $@ $<
 
 $(CASPER_PROGRAMS): $(O)/selftests/programs/%: selftests/programs/%.c $(STAGE_STAMP) \
 		| $(O)/selftests/programs
@@ -415,7 +420,8 @@ $(CAPINFO): selftests/vm/capinfo.c $(LIBCAPSICUM_A) | $(O)/selftests/vm
 # file lets the tests check caph_cache_tzdata() with a real zone.
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		$(RUNAS) $(WAITER) $(CAPINFO) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
-		selftests/vm/demo.sh $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS) | $(O)/vm
+		selftests/vm/demo.sh $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS) \
+		$(LEARN_PROBE) | $(O)/vm
 	selftests/vm/mkinitramfs.sh $@ -t daemon/capsicumd.init:/etc/init.d/capsicumd \
 		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
 		-t $(CAPINFO):/bin/capinfo \
@@ -423,6 +429,7 @@ $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		-t $(STAGE)$(LIBDIR)/libcasper.so.0:$(LIBDIR)/libcasper.so.0 \
 		-t $(CAPH_CAT):/usr/libexec/capsicum/caph_cat \
 		$(foreach p,$(CASPER_PROGRAMS),-t $(p):/usr/libexec/capsicum/$(notdir $(p))) \
+		-t $(LEARN_PROBE):/usr/libexec/capsicum/learn_probe \
 		-t /usr/share/zoneinfo/Europe/Berlin:/usr/share/zoneinfo/Europe/Berlin \
 		$(SELFTESTS) $(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL)
 

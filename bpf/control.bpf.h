@@ -289,6 +289,66 @@ static __always_inline bool fd_request(struct file *file, unsigned int cmd,
 	return true;
 }
 
+extern const void init_user_ns __ksym __weak;
+
+#define CAPSICUM_CAP_SYS_ADMIN 21
+
+/* CAP_SYS_ADMIN in the initial user namespace, as capable() would say. */
+static __always_inline bool caller_is_host_admin(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	const struct cred *cred = BPF_CORE_READ(task, cred);
+	__u64 caps = 0;
+
+	/*
+	 * kernel_cap_t is a __u64 from 6.3 and two __u32 before: the same
+	 * bytes on x86-64.
+	 */
+	if (!cred || !&init_user_ns ||
+	    (const void *)BPF_CORE_READ(cred, user_ns) != &init_user_ns ||
+	    bpf_probe_read_kernel(&caps, sizeof(caps), &cred->cap_effective))
+		return false;
+	return caps & (1ULL << CAPSICUM_CAP_SYS_ADMIN);
+}
+
+/*
+ * CAPSICUM_OP_LEARN (doc/learn.md): the caller's process records what it
+ * would be refused, then does it; so do its children. Only the host's
+ * admin may ask, and only for a process that is not yet restricted: a
+ * sandbox, root inside one included, cannot switch itself off.
+ */
+static __always_inline int op_learn(void)
+{
+	struct capsicum_proc *p;
+
+	if (!caller_is_host_admin())
+		return -EPERM;
+	p = current_proc();
+	if (p && (p->flags & (CAPSICUM_PROC_CAPMODE | CAPSICUM_PROC_LIMITED)))
+		return -EPERM;
+	p = proc_get_or_create();
+	if (!p)
+		return -ENOMEM;
+	/* Before the flag: a refusal that sees the flag finds the id. */
+	p->learn_id = bpf_get_current_pid_tgid() >> 32;
+	proc_set_flag(p, CAPSICUM_PROC_LEARNING);
+	return status_ok();
+}
+
+/*
+ * CAPSICUM_OP_LEARN_ID: CAPSICUM_ANSWER_BITS of the caller's learn id
+ * from bit answer_bit (0 when it does not learn).
+ */
+static __always_inline int op_learn_id(const struct capsicum_req *req)
+{
+	__u32 id = current_learn_id();
+
+	if (req->answer_bit >= 32)
+		return -ERANGE;
+	id = (id >> req->answer_bit) & ((1U << CAPSICUM_ANSWER_BITS) - 1);
+	return -(int)(CAPSICUM_STATUS_ANSWER + id);
+}
+
 /*
  * CAPSICUM_OP_SELF: what holds for the calling process. The flag bit
  * is unused on stock kernels, so it reads 0 there.
@@ -303,6 +363,8 @@ static __always_inline int self_bits(void)
 		bits |= CAPSICUM_SELF_STATE;
 	if (p && (p->flags & CAPSICUM_PROC_CAPMODE))
 		bits |= CAPSICUM_SELF_CAPMODE;
+	if (p && (p->flags & CAPSICUM_PROC_LEARNING))
+		bits |= CAPSICUM_SELF_LEARNING;
 	if (task->atomic_flags & (1UL << PFA_FGET_CHECK))
 		bits |= CAPSICUM_SELF_FGET_CHECK;
 	return bits;
@@ -336,6 +398,10 @@ int BPF_PROG(capsicum_prctl, int option, unsigned long arg2, unsigned long arg3,
 			       : status_ok();
 	case CAPSICUM_OP_SELF:
 		return -(CAPSICUM_STATUS_SELF + self_bits());
+	case CAPSICUM_OP_LEARN:
+		return op_learn();
+	case CAPSICUM_OP_LEARN_ID:
+		return op_learn_id(&req);
 	case CAPSICUM_OP_PD_CHILD:
 		p = proc_get_or_create();
 		if (!p)

@@ -24,8 +24,7 @@
 static __always_inline int deny(__u32 error, int fd, __u64 need,
 				const struct held *h)
 {
-	report(CAPSICUM_HOOK_LOOKUP, error, fd, need, 0, h);
-	return -(int)error;
+	return refuse(CAPSICUM_HOOK_LOOKUP, error, fd, need, 0, h);
 }
 
 /*
@@ -176,9 +175,8 @@ static __noinline int chdir_check(struct inode *inode)
 		return 0;
 	f = fd_file(n.fd);
 	if (!f || BPF_CORE_READ(f, f_inode) != inode) {
-		report(CAPSICUM_HOOK_INODE_PERMISSION, ENOTCAPABLE, n.fd,
-		       n.need, 0, NULL);
-		return -ENOTCAPABLE;
+		return refuse(CAPSICUM_HOOK_INODE_PERMISSION, ENOTCAPABLE, n.fd,
+			      n.need, 0, NULL);
 	}
 	return require_row(p, f, n.fd, n.need, CAPSICUM_HOOK_INODE_PERMISSION);
 }

@@ -188,9 +188,8 @@ static __always_inline int ioctl_check(struct capsicum_proc *p,
 		}
 	}
 deny:
-	report(CAPSICUM_HOOK_FILE_IOCTL, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd, 0,
-	       CAP_IOCTL, &h);
-	return -ENOTCAPABLE;
+	return refuse(CAPSICUM_HOOK_FILE_IOCTL, ENOTCAPABLE,
+		      h.fd >= 0 ? h.fd : fd, 0, CAP_IOCTL, &h);
 }
 
 SEC("lsm/file_ioctl")
@@ -272,9 +271,8 @@ int BPF_PROG(capsicum_file_fcntl, struct file *file, unsigned int cmd,
 			   (h.fcntls & n.fcntls) == n.fcntls))
 		return in_capmode(p) ? capmode_fcntl_check(file, cmd, arg, n.fd)
 				     : 0;
-	report(CAPSICUM_HOOK_FILE_FCNTL, ENOTCAPABLE, h.fd >= 0 ? h.fd : n.fd,
-	       n.need, 0, &h);
-	return -ENOTCAPABLE;
+	return refuse(CAPSICUM_HOOK_FILE_FCNTL, ENOTCAPABLE,
+		      h.fd >= 0 ? h.fd : n.fd, n.need, 0, &h);
 }
 
 SEC("lsm/file_lock")

@@ -36,7 +36,11 @@ int BPF_PROG(capsicum_lookup_beneath, int dfd)
 	if (no_capsicum_state())
 		return 0;
 	p = current_proc();
-	if (!p)
+	/*
+	 * A learning tree's lookups are not kept beneath: the kernel would
+	 * refuse the step itself, with nothing to record (doc/learn.md).
+	 */
+	if (!p || (p->flags & CAPSICUM_PROC_LEARNING))
 		return 0;
 	if (in_capmode(p))
 		return -ENOTCAPABLE;

@@ -306,8 +306,10 @@ static __always_inline bool rights_same(const struct capsicum_fd_rights *a,
 	       a->fcntls == b->fcntls && a->nioctls == b->nioctls;
 }
 
-static __always_inline void report(__u32 hook, __u32 error, int fd, __u64 need0,
-				   __u64 need1, const struct held *h)
+/* One record to the denials ring; learn_id 0 for a refusal. */
+static __always_inline void record(__u32 hook, __u32 error, int fd, __u64 need0,
+				   __u64 need1, const struct held *h,
+				   __u32 learn_id)
 {
 	struct capsicum_denial *d;
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -331,8 +333,40 @@ static __always_inline void report(__u32 hook, __u32 error, int fd, __u64 need0,
 	d->held[1] = h ? h->rights[1] : 0;
 	bpf_get_current_comm(d->comm, sizeof(d->comm));
 	d->uid = (__u32)bpf_get_current_uid_gid();
-	d->learn_id = 0;
+	d->learn_id = learn_id;
 	bpf_ringbuf_submit(d, 0);
+}
+
+/* A failure that is no refusal of a right (a quota, a full map). */
+static __always_inline void report(__u32 hook, __u32 error, int fd, __u64 need0,
+				   __u64 need1, const struct held *h)
+{
+	record(hook, error, fd, need0, need1, h, 0);
+}
+
+/*
+ * The learn id of the current process, 0 unless it learns
+ * (CAPSICUM_OP_LEARN). Asked only on the way to a refusal.
+ */
+static __always_inline __u32 current_learn_id(void)
+{
+	struct capsicum_proc *p = proc_of(current_leader());
+
+	return p && (p->flags & CAPSICUM_PROC_LEARNING) ? p->learn_id : 0;
+}
+
+/*
+ * Every refusal of a right or of capability mode ends here: reported,
+ * and the hook's -error; for a learning process (doc/learn.md) the
+ * record carries its learn id and the operation goes on (0).
+ */
+static __always_inline int refuse(__u32 hook, __u32 error, int fd, __u64 need0,
+				  __u64 need1, const struct held *h)
+{
+	__u32 learn_id = current_learn_id();
+
+	record(hook, error, fd, need0, need1, h, learn_id);
+	return learn_id ? 0 : -(int)error;
 }
 
 static __always_inline bool in_capmode(const struct capsicum_proc *p)
@@ -343,8 +377,7 @@ static __always_inline bool in_capmode(const struct capsicum_proc *p)
 /* A global namespace used in capability mode. */
 static __always_inline int capmode_refuse(__u32 hook, int fd)
 {
-	report(hook, ECAPMODE, fd, 0, 0, NULL);
-	return -ECAPMODE;
+	return refuse(hook, ECAPMODE, fd, 0, 0, NULL);
 }
 
 /*
@@ -359,8 +392,7 @@ static __always_inline int unknown_refuse(const struct capsicum_proc *p,
 		return capmode_refuse(hook, -1);
 	if (!table_limited(p))
 		return 0;
-	report(hook, ENOTCAPABLE, -1, 0, 0, NULL);
-	return -ENOTCAPABLE;
+	return refuse(hook, ENOTCAPABLE, -1, 0, 0, NULL);
 }
 
 /*
@@ -376,8 +408,8 @@ static __always_inline int require_exact(struct capsicum_proc *p,
 	held_rights(p, file, fd, &h);
 	if (!h.limited || rights_contain(h.rights, need0, need1))
 		return 0;
-	report(hook, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd, need0, need1, &h);
-	return -ENOTCAPABLE;
+	return refuse(hook, ENOTCAPABLE, h.fd >= 0 ? h.fd : fd, need0, need1,
+		      &h);
 }
 
 /*

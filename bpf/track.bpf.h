@@ -502,6 +502,7 @@ int BPF_PROG(capsicum_task_alloc, struct task_struct *task,
 		return -ENOMEM;
 	child->flags =
 		p->flags & ~(CAPSICUM_PROC_SHARE_REF | CAPSICUM_PROC_DROPPED);
+	child->learn_id = p->learn_id;
 	__sync_fetch_and_add(&live_tables, 1);
 	if (clone_flags & CLONE_FILES) {
 		/*
@@ -868,6 +869,7 @@ int BPF_PROG(capsicum_bprm_creds_for_exec, struct linux_binprm *bprm)
 		mine->table_id = p->table_id;
 		mine->uid = p->uid;
 		mine->flags = p->flags;
+		mine->learn_id = p->learn_id;
 		mine->fd_bound = p->fd_bound;
 		pd_exec_carry(task);
 	}

@@ -143,9 +143,16 @@ static void begin(const struct capctl_args *a, struct json *j, bool has_table,
 		json_kv_bool(j, "has_table", has_table);
 		json_kv_bool(j, "capability_mode",
 			     has_table && (proc_flags & CAPSICUM_PROC_CAPMODE));
+		json_kv_bool(j, "learning",
+			     has_table &&
+				     (proc_flags & CAPSICUM_PROC_LEARNING));
 		json_key(j, "fds");
 		json_begin_array(j);
 	} else {
+		if (has_table && (proc_flags & CAPSICUM_PROC_LEARNING))
+			printf("LEARNING: pid %d's refusals are recorded, then "
+			       "allowed (capctl run --learn)\n",
+			       a->pid);
 		printf("%7s %4s %-10s %-12s %s\n", "PID", "FD", "KIND", "LIMIT",
 		       "TARGET");
 	}

@@ -28,13 +28,16 @@ static void print_proc(const struct capctl_args *a, struct json *j, pid_t pid,
 		       const char *comm, __u64 table_id, __u32 flags)
 {
 	bool capmode = flags & CAPSICUM_PROC_CAPMODE;
+	bool learning = flags & CAPSICUM_PROC_LEARNING;
 
 	if (!a->json) {
-		printf("%7d %-16s %8llu %s%s\n", pid, comm,
+		printf("%7d %-16s %8llu %s%s%s\n", pid, comm,
 		       (unsigned long long)table_id,
 		       capmode ? "capability" : "limits only",
 		       flags & CAPSICUM_PROC_SHARED_FDS ? " (shared fd table)"
-							: "");
+							: "",
+		       learning ? " LEARNING: refusals recorded, then allowed"
+				: "");
 		return;
 	}
 	json_begin_object(j);
@@ -43,6 +46,7 @@ static void print_proc(const struct capctl_args *a, struct json *j, pid_t pid,
 	json_kv_uint(j, "table_id", table_id);
 	json_kv_bool(j, "capability_mode", capmode);
 	json_kv_bool(j, "shared_fd_table", flags & CAPSICUM_PROC_SHARED_FDS);
+	json_kv_bool(j, "learning", learning);
 	json_end_object(j);
 }
 

@@ -141,7 +141,13 @@ static int exec_failure(const char *name)
 
 int cmd_run(const struct capctl_args *a)
 {
-	const struct run_opts *r = &a->run;
+	if (a->run.learn)
+		return cmd_run_learn(a);
+	return run_exec(&a->run);
+}
+
+int run_exec(const struct run_opts *r)
+{
 	char prog[4096];
 	int exe = -1, err;
 

@@ -89,6 +89,13 @@ extern const size_t capsicum_capmode_table_len;
 int capsicum_capmode_filter_build(const struct capsicum_capmode_ids *ids,
 				  struct sock_filter *buf, size_t max,
 				  size_t *len);
+/*
+ * The same with `refuse` (a SECCOMP_RET_* action) where the filter would
+ * return ECAPMODE: a learning tree's filter notifies its supervisor.
+ */
+int capsicum_capmode_filter_build_as(const struct capsicum_capmode_ids *ids,
+				     uint32_t refuse, struct sock_filter *buf,
+				     size_t max, size_t *len);
 
 /*
  * Sets PR_SET_NO_NEW_PRIVS and installs the filter, built for the current
@@ -96,5 +103,25 @@ int capsicum_capmode_filter_build(const struct capsicum_capmode_ids *ids,
  * 0, or -1 with errno; on failure no thread got the filter.
  */
 int capsicum_capmode_install(void);
+
+/*
+ * A learning tree's filter (doc/learn.md): every call the table refuses
+ * notifies the listener instead (SECCOMP_RET_USER_NOTIF), on every
+ * thread. The listener's fd, or -1 with errno and nothing installed.
+ */
+int capsicum_capmode_install_learning(void);
+
+/*
+ * A connected socket to the supervisor of the caller's learning tree, or
+ * -1 (not learning, or no supervisor to reach). errno is left alone.
+ */
+int capsicum_learn_connect(void);
+
+/*
+ * cap_enter()'s filter: with a supervisor's socket (closed here) the
+ * learning filter, its listener handed over; else, or if that fails,
+ * capability mode's own. 0, or -1 with errno.
+ */
+int capsicum_capmode_install_for(int learn_sock);
 
 #endif /* _CAPSICUM_LIB_CAPMODE_H */

@@ -48,6 +48,7 @@ struct prog {
 	struct sock_filter *buf;
 	size_t len, max;
 	int err;
+	__u32 refuse; /* RET_ECAPMODE, or a learning tree's notification */
 };
 
 static void emit(struct prog *p, __u16 code, __u8 jt, __u8 jf, __u32 k)
@@ -227,7 +228,7 @@ static void emit_checks(struct prog *p, const struct capsicum_capmode_rule *r,
 	for (i = 0; i < CAPMODE_MAX_CHECKS && r->check[i].op; i++)
 		emit_check(p, &r->check[i], ids, deny);
 	ret(p, RET_ALLOW);
-	ret(p, RET_ECAPMODE);
+	ret(p, p->refuse);
 }
 
 static void emit_leaf(struct prog *p, const struct interval *iv,
@@ -238,7 +239,7 @@ static void emit_leaf(struct prog *p, const struct interval *iv,
 		ret(p, RET_ALLOW);
 		break;
 	case LEAF_DENY:
-		ret(p, RET_ECAPMODE);
+		ret(p, p->refuse);
 		break;
 	case LEAF_ENOSYS:
 		ret(p, RET_ENOSYS);
@@ -334,8 +335,16 @@ int capsicum_capmode_filter_build(const struct capsicum_capmode_ids *ids,
 				  struct sock_filter *buf, size_t max,
 				  size_t *len)
 {
+	return capsicum_capmode_filter_build_as(ids, RET_ECAPMODE, buf, max,
+						len);
+}
+
+int capsicum_capmode_filter_build_as(const struct capsicum_capmode_ids *ids,
+				     uint32_t refuse, struct sock_filter *buf,
+				     size_t max, size_t *len)
+{
 	struct interval iv[2 * CAPSICUM_CAPMODE_TABLE_MAX + 1];
-	struct prog p = { .buf = buf, .max = max };
+	struct prog p = { .buf = buf, .max = max, .refuse = refuse };
 	size_t n;
 
 	if (!ids || !len || (max && !buf)) {
@@ -350,10 +359,10 @@ int capsicum_capmode_filter_build(const struct capsicum_capmode_ids *ids,
 	/* Other ABIs number syscalls differently: deny them all. */
 	load(&p, offsetof(struct seccomp_data, arch));
 	emit(&p, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, AUDIT_ARCH_X86_64);
-	ret(&p, RET_ECAPMODE);
+	ret(&p, p.refuse);
 	load(&p, offsetof(struct seccomp_data, nr));
 	emit(&p, BPF_JMP | BPF_JGE | BPF_K, 0, 1, __X32_SYSCALL_BIT);
-	ret(&p, RET_ECAPMODE);
+	ret(&p, p.refuse);
 	emit_tree(&p, iv, 0, n, ids);
 
 	if (p.err) {
@@ -368,18 +377,22 @@ int capsicum_capmode_filter_build(const struct capsicum_capmode_ids *ids,
 	return 0;
 }
 
-int capsicum_capmode_install(void)
+/*
+ * Builds the filter for the caller's ids with `refuse` and installs it on
+ * every thread with `flags`: seccomp()'s result, or -1 with errno.
+ */
+static long install(__u32 refuse, unsigned int flags)
 {
 	struct sock_filter buf[BPF_MAXINSNS];
 	struct capsicum_capmode_ids ids;
 	struct sock_fprog fprog;
 	size_t len;
-	long rc;
 
 	if (getresuid(&ids.ruid, &ids.euid, &ids.suid) ||
 	    getresgid(&ids.rgid, &ids.egid, &ids.sgid))
 		return -1;
-	if (capsicum_capmode_filter_build(&ids, buf, BPF_MAXINSNS, &len))
+	if (capsicum_capmode_filter_build_as(&ids, refuse, buf, BPF_MAXINSNS,
+					     &len))
 		return -1;
 	/* Unprivileged callers may install a filter only with this set. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
@@ -390,8 +403,14 @@ int capsicum_capmode_install(void)
 	 * TSYNC puts the filter on every thread or on none: a thread that
 	 * kept its old authority would defeat cap_enter().
 	 */
-	rc = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
-		     SECCOMP_FILTER_FLAG_TSYNC, &fprog);
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+		       SECCOMP_FILTER_FLAG_TSYNC | flags, &fprog);
+}
+
+int capsicum_capmode_install(void)
+{
+	long rc = install(RET_ECAPMODE, 0);
+
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
@@ -404,4 +423,19 @@ int capsicum_capmode_install(void)
 		return -1;
 	}
 	return 0;
+}
+
+int capsicum_capmode_install_learning(void)
+{
+	/*
+	 * A listener and TSYNC together need TSYNC_ESRCH, which reports a
+	 * thread that could not be synchronised as ESRCH instead of its id.
+	 */
+	long rc = install(SECCOMP_RET_USER_NOTIF,
+			  SECCOMP_FILTER_FLAG_NEW_LISTENER |
+				  SECCOMP_FILTER_FLAG_TSYNC_ESRCH);
+
+	if (rc < 0 && errno == ESRCH)
+		errno = EBUSY;
+	return rc < 0 ? -1 : (int)rc;
 }

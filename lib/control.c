@@ -83,15 +83,16 @@ static int proc_request(__u32 op)
 }
 
 /*
- * One piece of this thread's answer to the GET tagged `nonce`: its
- * CAPSICUM_ANSWER_BITS bits from `bit` on, or -1 with errno.
+ * One piece of an answer op's answer (CAPSICUM_OP_ANSWER: this thread's
+ * answer to the GET tagged `nonce`): its CAPSICUM_ANSWER_BITS bits from
+ * `bit` on, or -1 with errno.
  */
-static int answer_piece(__u64 nonce, size_t bit)
+static int answer_piece_of(__u32 op, __u64 nonce, size_t bit)
 {
 	struct capsicum_req req;
 	int saved = errno, e;
 
-	req_init(&req, CAPSICUM_OP_ANSWER);
+	req_init(&req, op);
 	req.nonce = nonce;
 	req.answer_bit = bit;
 	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
@@ -109,6 +110,11 @@ static int answer_piece(__u64 nonce, size_t bit)
 	/* ENOENT: the answer is gone, which signals blocked rule out. */
 	errno = e == ENOENT ? EIO : e;
 	return -1;
+}
+
+static int answer_piece(__u64 nonce, size_t bit)
+{
+	return answer_piece_of(CAPSICUM_OP_ANSWER, nonce, bit);
 }
 
 /* Bytes [off, off + len) of the answer into dst, a piece at a time. */
@@ -302,15 +308,53 @@ static atomic_bool capmode_filter_installed;
  * path or a privilege, so no limit, chroot() or setuid() before can make
  * this fail open (doc/capmode.md).
  */
+__u32 capsicum_learn_id(void)
+{
+	struct capsicum_req req;
+	int saved = errno, bits;
+	__u32 id = 0;
+
+	/* One request decides it for every process that does not learn. */
+	req_init(&req, CAPSICUM_OP_SELF);
+	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0)
+		bits = 0;
+	else
+		bits = errno - CAPSICUM_STATUS_SELF;
+	for (int bit = 0; bits >= 0 && bits < 32 &&
+			  (bits & CAPSICUM_SELF_LEARNING) && bit < 32;
+	     bit += CAPSICUM_ANSWER_BITS) {
+		int v = answer_piece_of(CAPSICUM_OP_LEARN_ID, 0, (size_t)bit);
+
+		if (v < 0) {
+			id = 0;
+			break;
+		}
+		id |= (__u32)v << bit;
+	}
+	errno = saved;
+	return id;
+}
+
 int cap_enter(void)
 {
 	int saved = errno;
+	/*
+	 * A learning tree's supervisor is reached before capability mode,
+	 * so reaching it is no call of the program's to record.
+	 */
+	int learn = capsicum_learn_connect();
 
-	if (proc_request(CAPSICUM_OP_ENTER) < 0)
+	if (proc_request(CAPSICUM_OP_ENTER) < 0) {
+		if (learn >= 0)
+			close(learn);
 		return -1;
-	if (!atomic_load(&capmode_filter_installed)) {
+	}
+	if (atomic_load(&capmode_filter_installed)) {
+		if (learn >= 0)
+			close(learn);
+	} else {
 		/* A second cap_enter() succeeds, as on FreeBSD. */
-		if (capsicum_capmode_install())
+		if (capsicum_capmode_install_for(learn))
 			return -1;
 		atomic_store(&capmode_filter_installed, true);
 	}

@@ -21,4 +21,10 @@ int capsicum_fd_query(int fd, struct capsicum_answer *a, unsigned parts);
 int capsicum_pd_child(void);
 int capsicum_pd_watch(int pidfd);
 
+/*
+ * The caller's learn id (CAPSICUM_OP_LEARN_ID), 0 if it does not learn
+ * or that cannot be told. errno is left alone.
+ */
+__u32 capsicum_learn_id(void);
+
 #endif

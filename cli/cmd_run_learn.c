@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capctl run --learn (doc/learn.md): the program runs in the sandbox
+ * `capctl run` would give it, marked as learning, so every check that
+ * would refuse it is recorded and then allowed; at its exit capctl prints
+ * the refusals and the narrowest command line that lets that run through.
+ *
+ * Two sources of records: the BPF side's (a denial record carrying the
+ * learn id, through capsicumd's ring buffer and audit log, read back
+ * with an audit query once the program is gone), and capability mode's
+ * seccomp filter, which in a learning tree notifies this process instead
+ * of refusing: cap_enter() hands the filter's listener over on an
+ * abstract socket named by the learn id, and each notification is
+ * recorded and answered "continue".
+ */
+#define _GNU_SOURCE
+#include "ask.h"
+#include "commands.h"
+#include "counters.h"
+#include "learn.h"
+#include "policy.h"
+#include "sysfiles.h"
+
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Filters handed over: one per cap_enter() of the tree, bounded. */
+#define LEARN_MAX_LISTENERS 64
+
+struct supervisor {
+	__u32 id;
+	int sock, exec_pipe, pidfd;
+	int listeners[LEARN_MAX_LISTENERS];
+	int nlisteners;
+	bool setup_failed;
+	struct learn *learn;
+};
+
+/* CAPSICUM_OP_LEARN for the calling process: 0 or -1 with errno. */
+static int learn_enable(void)
+{
+	struct capsicum_req req = { .magic = CAPSICUM_REQ_MAGIC,
+				    .version = CAPSICUM_ABI_VERSION,
+				    .op = CAPSICUM_OP_LEARN };
+
+	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
+	    errno == EINVAL) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return errno == CAPSICUM_STATUS_OK ? 0 : -1;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The abstract socket cap_enter() of the tree connects to. */
+static int supervisor_listen(__u32 id)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int n = snprintf(a.sun_path + 1, sizeof(a.sun_path) - 1,
+			 CAPSICUM_LEARN_SOCKET_PREFIX "%u", id);
+
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (const struct sockaddr *)&a,
+		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+			     (size_t)n)) ||
+	    listen(fd, 16)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* A listener sent on a connection to the socket, kept if there is room. */
+static void accept_listener(struct supervisor *s)
+{
+	char byte, buf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = buf,
+			    .msg_controllen = sizeof(buf) };
+	struct cmsghdr *c;
+	int conn = accept4(s->sock, NULL, NULL, SOCK_CLOEXEC), fd = -1;
+
+	if (conn < 0)
+		return;
+	/* The sender wrote before it closed: this does not wait for long. */
+	if (recvmsg(conn, &m, MSG_CMSG_CLOEXEC) == 1 &&
+	    (c = CMSG_FIRSTHDR(&m)) && c->cmsg_level == SOL_SOCKET &&
+	    c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	close(conn);
+	if (fd < 0)
+		return;
+	if (s->nlisteners == LEARN_MAX_LISTENERS) {
+		/* Its calls then fail with ENOSYS: learnt less, say so. */
+		learn_incomplete(s->learn, "more cap_enter() filters than "
+					   "capctl follows");
+		close(fd);
+		return;
+	}
+	s->listeners[s->nlisteners++] = fd;
+}
+
+/*
+ * One notification: recorded as capability mode's refusal, then let
+ * through. 0, or -1 when the listener is done (every process using the
+ * filter is gone) or is no listener at all.
+ */
+static int answer_notification(struct supervisor *s, int listener)
+{
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	struct capsicum_denial d = { 0 };
+
+	memset(&req, 0, sizeof(req));
+	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req))
+		return errno == EINTR || errno == ENOENT ? 0 : -1;
+	d.time_ns = monotonic_ns();
+	d.pid = req.pid;
+	d.tid = req.pid;
+	d.fd = -1;
+	/* Another ABI's numbers are not the table's: unknown. */
+	d.syscall_nr = req.data.arch == AUDIT_ARCH_X86_64 ? req.data.nr : -1;
+	d.hook = CAPSICUM_HOOK_SECCOMP;
+	d.error = ECAPMODE;
+	d.uid = CAPSICUM_DENIAL_NO_UID;
+	d.learn_id = s->id;
+	if (learn_add(s->learn, &d))
+		learn_incomplete(s->learn, "too many distinct refusals");
+	memset(&resp, 0, sizeof(resp));
+	resp.id = req.id;
+	resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	/* ENOENT: the caller died meanwhile. */
+	ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	return 0;
+}
+
+static void drop_listener(struct supervisor *s, int i)
+{
+	close(s->listeners[i]);
+	s->listeners[i] = s->listeners[--s->nlisteners];
+}
+
+/* Serves the tree until the program (the child) exits. */
+static void supervise(struct supervisor *s)
+{
+	for (;;) {
+		struct pollfd p[3 + LEARN_MAX_LISTENERS] = {
+			{ .fd = s->sock, .events = POLLIN },
+			{ .fd = s->exec_pipe, .events = POLLIN },
+			{ .fd = s->pidfd, .events = POLLIN },
+		};
+		int n = s->nlisteners;
+
+		for (int i = 0; i < n; i++)
+			p[3 + i] = (struct pollfd){ .fd = s->listeners[i],
+						    .events = POLLIN };
+		if (poll(p, 3 + (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		/* Newest first: a dropped listener moves the last one. */
+		for (int i = n - 1; i >= 0; i--) {
+			short ev = p[3 + i].revents;
+
+			if ((ev & POLLIN) &&
+			    !answer_notification(s, s->listeners[i]))
+				continue;
+			if (ev & (POLLIN | POLLHUP | POLLERR | POLLNVAL))
+				drop_listener(s, i);
+		}
+		if (p[0].revents & POLLIN)
+			accept_listener(s);
+		if (p[1].revents & (POLLIN | POLLHUP)) {
+			char byte;
+
+			s->setup_failed = read(s->exec_pipe, &byte, 1) == 1;
+			close(s->exec_pipe);
+			s->exec_pipe = -1;
+		}
+		if (p[2].revents & POLLIN)
+			return;
+	}
+}
+
+/*
+ * The BPF side's records of the tree, from capsicumd's audit log: asked
+ * for after the program exited, and capsicumd drains the ring buffer
+ * before it answers, so every record of the run is in the log by then.
+ */
+static void collect_bpf_records(struct supervisor *s, uint64_t start_ns,
+				const struct capsicum_counters *before)
+{
+	struct query_answer_head h;
+	struct capsicum_counters after;
+	struct capsicum_denial *rec = NULL;
+	size_t len = 0;
+	bool older_seen = false;
+
+	if (ask_daemon(QUERY_AUDIT, 0, &h, (void **)&rec, &len)) {
+		learn_incomplete(s->learn, "capsicumd's audit log could not "
+					   "be read: descriptor refusals are "
+					   "missing");
+		return;
+	}
+	for (size_t i = 0; i < len / sizeof(*rec); i++) {
+		if (rec[i].time_ns < start_ns)
+			older_seen = true;
+		if (rec[i].learn_id == s->id && rec[i].time_ns >= start_ns &&
+		    learn_add(s->learn, &rec[i]))
+			learn_incomplete(s->learn,
+					 "too many distinct refusals");
+	}
+	free(rec);
+	if ((h.flags & QUERY_TRUNCATED) && !older_seen)
+		learn_incomplete(s->learn,
+				 "the audit log's answer did not "
+				 "reach back to the start of the run");
+	if (!counters_read(&after) &&
+	    after.denials_dropped != before->denials_dropped)
+		learn_incomplete(s->learn, "the denial ring buffer was full: "
+					   "records were dropped");
+}
+
+/* The child: learning on, then the sandbox and the program. */
+static _Noreturn void child(const struct run_opts *r, int go, int exec_pipe)
+{
+	char byte;
+	int code;
+
+	if (read(go, &byte, 1) != 1)
+		_exit(CAPCTL_EXIT_ERROR); /* capctl is gone */
+	close(go);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (learn_enable()) {
+		fprintf(stderr, "capctl: run --learn: %s\n",
+			errno == EPERM ? "learning needs CAP_SYS_ADMIN (root)"
+			: errno == ENOSYS
+				? "Capsicum is not loaded (start capsicumd)"
+				: strerror(errno));
+		code = errno == EPERM	 ? CAPCTL_EXIT_DENIED
+		       : errno == ENOSYS ? CAPCTL_EXIT_UNLOADED
+					 : CAPCTL_EXIT_ERROR;
+	} else {
+		code = run_exec(r);
+	}
+	/* Not executed: tell the supervisor there is nothing to learn. */
+	if (write(exec_pipe, "x", 1) != 1)
+		code = CAPCTL_EXIT_ERROR;
+	_exit(code);
+}
+
+static int exit_code_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+int cmd_run_learn(const struct capctl_args *a)
+{
+	const struct run_opts *r = &a->run;
+	struct supervisor s = { .sock = -1, .exec_pipe = -1, .pidfd = -1 };
+	struct capsicum_counters before = { 0 };
+	struct run_opts suggested;
+	static struct learn learnt;
+	int go[2], ex[2], status = 0, err;
+	uint64_t start_ns;
+	pid_t pid;
+
+	if (!daemon_pid()) {
+		fprintf(stderr, "capctl: run --learn: capsicumd is not "
+				"running: the records come through it\n");
+		return CAPCTL_EXIT_ERROR;
+	}
+	learn_init(&learnt, r);
+	s.learn = &learnt;
+	counters_read(&before);
+	start_ns = monotonic_ns();
+	if (pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
+		perror("capctl: run --learn: pipe");
+		return CAPCTL_EXIT_ERROR;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("capctl: run --learn: fork");
+		return CAPCTL_EXIT_ERROR;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(ex[0]);
+		child(r, go[0], ex[1]);
+	}
+	close(go[0]);
+	close(ex[1]);
+	s.id = (__u32)pid;
+	s.exec_pipe = ex[0];
+	s.sock = supervisor_listen(s.id);
+	s.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (s.sock < 0 || s.pidfd < 0 || write(go[1], "g", 1) != 1) {
+		perror("capctl: run --learn: supervisor");
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return CAPCTL_EXIT_ERROR;
+	}
+	close(go[1]);
+	supervise(&s);
+	waitpid(pid, &status, 0);
+	/* The tree's remaining calls now fail (ENOSYS), never pass. */
+	while (s.nlisteners)
+		drop_listener(&s, s.nlisteners - 1);
+	close(s.sock);
+	close(s.pidfd);
+	if (s.exec_pipe >= 0) {
+		char byte;
+
+		s.setup_failed = read(s.exec_pipe, &byte, 1) == 1;
+		close(s.exec_pipe);
+	}
+	if (s.setup_failed)
+		return exit_code_of(status);
+	collect_bpf_records(&s, start_ns, &before);
+	learn_suggest(&learnt, &suggested);
+	learn_report(&learnt, &suggested, r->argv, stderr, a->json);
+	if (r->write_policy) {
+		char msg[512];
+
+		err = policy_write(&suggested, r->write_policy, msg,
+				   sizeof(msg));
+		if (err) {
+			fprintf(stderr, "capctl: run --learn: %s\n", msg);
+			return CAPCTL_EXIT_ERROR;
+		}
+	}
+	return exit_code_of(status);
+}
