@@ -75,7 +75,8 @@ ADMIN_SRCS := $(wildcard admin/*.c)
 ADMIN_OBJS := $(patsubst %.c,$(O)/%.o,$(ADMIN_SRCS))
 LIBADMIN_A := $(O)/libcapsicum-admin.a
 # Logic the host unit tests exercise without BPF.
-UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o) \
+UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o policy.o run_line.o \
+		learn.o learn_report.o) \
 	$(addprefix $(O)/daemon/,log.o ratelimit.o notify.o) \
 	$(addprefix $(O)/admin/,audit_line.o parse_num.o query.o resolve.o) \
 	$(O)/selftests/run_child.o
