@@ -359,7 +359,8 @@ FUZZ_SECONDS ?= 600
 # What make test gives each host fuzzer: well under a minute.
 FUZZ_TEST_SECONDS ?= 30
 FUZZ_PARSE := $(O)/tests/fuzz/fuzz_parse
-FUZZ_PARSE_SRCS := tests/fuzz/fuzz_parse.c cli/args.c cli/json.c \
+FUZZ_PARSE_SRCS := tests/fuzz/fuzz_parse.c cli/args.c cli/json.c cli/policy.c \
+	cli/run_line.c cli/fmt.c \
 	$(filter-out daemon/capsicumd.c,$(DAEMON_SRCS)) $(ADMIN_SRCS) $(LIB_SRCS)
 FUZZ_CASPER := $(O)/tests/fuzz/fuzz_casper_msg
 FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(REPRO) -I. -Iinclude -I$(O)/bpf -Iadmin \

@@ -14,6 +14,8 @@
 
 #include <criterion/criterion.h>
 
+#include <capsicum/rights_names.h>
+
 #include "cli/args.h"
 #include "cli/learn.h"
 #include "cli/run_line.h"
@@ -115,73 +117,107 @@ static void expect_unchanged_but(const struct run_opts *s, int limit, int dir)
 	cr_expect_not(s->dirs[1].limited, "the unlimited directory");
 }
 
-Test(learn, limit_fd_gets_the_missing_rights)
-{
-	struct learn l;
-	struct run_opts s;
-	cap_rights_t need, want;
-	char *out;
+/*
+ * One refusal against the run of setup_run(): which option it widens
+ * (limit or directory index, -1: none) to what, what the report says of
+ * it, and whether the suggestion covers it.
+ */
+static const struct {
+	const char *name;
+	int fd, nr;
+	const char *need, *held; /* rights by name */
+	int limit, dir;
+	const char *want, *says;
+	bool complete;
+} rows[] = {
+	{ "limit fd", 0, __NR_fstat, "fstat", "read", 0, -1, "read,fstat",
+	  "--limit 0, holding read:\n  missing fstat: 1 time; fstat x1; "
+	  "hooks file_permission\n",
+	  true },
+	{ "directory fd", 3, __NR_newfstatat, "fstatat", "read,lookup", -1, 0,
+	  "read,lookup,fstat",
+	  "/srv/data (fd 3), holding read,lookup:\n  missing fstat: 1 time; "
+	  "newfstatat x1",
+	  true },
+	/* openat() through fd 5 (/srv/logs) gave fd 9 its rights. */
+	{ "derived fd", 9, __NR_lseek, "seek", "write,create,lookup", -1, 2,
+	  "write,create,lookup,seek",
+	  "fd 9, opened through /srv/logs (fd 5), holding "
+	  "write,create,lookup:\n  missing seek",
+	  true },
+	{ "unattributed fd", 7, __NR_write, "write", "read,seek", -1, -1, NULL,
+	  "fd 7, holding read,seek:\n    (unattributed", false },
+	/* A --limit's fd number holding other rights is someone else's. */
+	{ "limit fd, other rights", 0, __NR_write, "write", "read,seek", -1, -1,
+	  NULL, "fd 0, holding read,seek:\n    (unattributed", false },
+	/* Only what the record needed, and only what was not held. */
+	{ "narrow", 0, __NR_pread64, "read,seek", "read", 0, -1, "read,seek",
+	  "--limit 0, holding read:\n  missing seek: 1 time", true },
+	/* Refused with every right held: no option of ours is the cause. */
+	{ "all held", 1, __NR_write, "write", "write", -1, -1, NULL,
+	  "--limit 1, holding write:\n  missing none: 1 time", false },
+};
 
-	learn_init(&l, &run);
-	cap_rights_init(&need, CAP_FSTAT);
-	add(&l, 0, __NR_fstat, &need, &run.limits[0].rights);
-	add(&l, 0, __NR_fstat, &need, &run.limits[0].rights);
-	learn_suggest(&l, &s);
-	cap_rights_init(&want, CAP_READ, CAP_FSTAT);
-	cr_expect(rights_eq(&s.limits[0].rights, &want));
-	expect_unchanged_but(&s, 0, -1);
-	cr_expect(learn_complete(&l));
-	out = report(&l, &s, false);
-	cr_expect(strstr(out, "--limit 0, holding read:\n"
-			      "  missing fstat: 2 times; fstat x2; hooks "
-			      "file_permission\n"),
-		  "%s", out);
-	cr_expect(strstr(out, "suggested: capctl run --limit 0=read,fstat "),
-		  "%s", out);
-	cr_expect_null(strstr(out, "incomplete:"), "%s", out);
-	free(out);
+static cap_rights_t rights(const char *names)
+{
+	cap_rights_t r;
+
+	cr_assert_eq(capsicum_rights_parse(names, &r), 0, "%s", names);
+	return r;
 }
 
-Test(learn, directory_fd_gets_the_missing_rights)
+Test(learn, each_refusal_widens_its_option_only)
 {
-	struct learn l;
-	struct run_opts s;
-	cap_rights_t need, want;
-	char *out;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		cap_rights_t need = rights(rows[i].need);
+		cap_rights_t held = rights(rows[i].held);
+		struct learn l;
+		struct run_opts s;
+		cap_rights_t *got = NULL;
+		char *out;
 
-	learn_init(&l, &run);
-	cap_rights_init(&need, CAP_FSTATAT, CAP_LOOKUP);
-	add(&l, 3, __NR_newfstatat, &need, &run.dirs[0].rights);
-	learn_suggest(&l, &s);
-	cap_rights_init(&want, CAP_READ, CAP_LOOKUP, CAP_FSTATAT);
-	cr_expect(rights_eq(&s.dirs[0].rights, &want));
-	expect_unchanged_but(&s, -1, 0);
-	out = report(&l, &s, false);
-	cr_expect(strstr(out, "/srv/data (fd 3), holding read,lookup:\n"
-			      "  missing fstat: 1 time; newfstatat x1"),
-		  "%s", out);
-	free(out);
+		learn_init(&l, &run);
+		add(&l, rows[i].fd, rows[i].nr, &need, &held);
+		learn_suggest(&l, &s);
+		if (rows[i].limit >= 0)
+			got = &s.limits[rows[i].limit].rights;
+		if (rows[i].dir >= 0)
+			got = &s.dirs[rows[i].dir].rights;
+		if (got) {
+			cap_rights_t want = rights(rows[i].want);
+
+			cr_expect(rights_eq(got, &want), "%s", rows[i].name);
+		}
+		expect_unchanged_but(&s, rows[i].limit, rows[i].dir);
+		cr_expect_eq(learn_complete(&l), rows[i].complete, "%s",
+			     rows[i].name);
+		out = report(&l, &s, false);
+		cr_expect(strstr(out, rows[i].says), "%s:\n%s", rows[i].name,
+			  out);
+		cr_expect_eq(!strstr(out, "incomplete:"), rows[i].complete,
+			     "%s:\n%s", rows[i].name, out);
+		free(out);
+	}
 }
 
-/* openat() through fd 5 (/srv/logs) gave fd 9 the directory's rights. */
-Test(learn, derived_fd_widens_its_directory)
+/* Records of one kind are counted together, with their syscalls. */
+Test(learn, repeated_refusals_are_counted)
 {
+	cap_rights_t need = rights("fstat");
 	struct learn l;
 	struct run_opts s;
-	cap_rights_t need, want;
 	char *out;
 
 	learn_init(&l, &run);
-	cap_rights_init(&need, CAP_SEEK);
-	add(&l, 9, __NR_lseek, &need, &run.dirs[2].rights);
+	add(&l, 0, __NR_fstat, &need, &run.limits[0].rights);
+	add(&l, 0, __NR_fstat, &need, &run.limits[0].rights);
+	add(&l, 0, __NR_newfstatat, &need, &run.limits[0].rights);
 	learn_suggest(&l, &s);
-	cap_rights_init(&want, CAP_WRITE, CAP_LOOKUP, CAP_CREATE, CAP_SEEK);
-	cr_expect(rights_eq(&s.dirs[2].rights, &want));
-	expect_unchanged_but(&s, -1, 2);
-	cr_expect(learn_complete(&l));
 	out = report(&l, &s, false);
-	cr_expect(strstr(out, "fd 9, opened through /srv/logs (fd 5), "
-			      "holding "),
+	cr_expect(strstr(out, "--limit 0, holding read:\n  missing fstat: 3 "
+			      "times; fstat x2, newfstatat x1; hooks "
+			      "file_permission\nsuggested: capctl run --limit "
+			      "0=read,fstat --limit 1=write "),
 		  "%s", out);
 	free(out);
 }
@@ -208,56 +244,6 @@ Test(learn, ambiguous_fd_widens_each_directory)
 	cr_expect(strstr(out, "could not tell these directories apart"), "%s",
 		  out);
 	free(out);
-}
-
-Test(learn, unattributed_is_reported_and_incomplete)
-{
-	struct learn l;
-	struct run_opts s;
-	cap_rights_t need, held;
-	char *out;
-
-	learn_init(&l, &run);
-	cap_rights_init(&need, CAP_WRITE);
-	cap_rights_init(&held, CAP_READ, CAP_SEEK);
-	add(&l, 7, __NR_write, &need, &held);
-	/* A --limit's fd number holding other rights is someone else's. */
-	add(&l, 0, __NR_write, &need, &held);
-	learn_suggest(&l, &s);
-	expect_unchanged_but(&s, -1, -1);
-	cr_expect_not(learn_complete(&l));
-	out = report(&l, &s, false);
-	cr_expect(strstr(out, "fd 7, holding read,seek:\n    (unattributed"),
-		  "%s", out);
-	cr_expect(strstr(out, "fd 0, holding read,seek:\n    (unattributed"),
-		  "%s", out);
-	cr_expect(strstr(out, "incomplete: 2 refusals on descriptors that no "
-			      "--limit or --allow-dir accounts for"),
-		  "%s", out);
-	free(out);
-}
-
-/* Only what some record needed is added; what was held adds nothing. */
-Test(learn, rights_stay_narrow)
-{
-	struct learn l;
-	struct run_opts s;
-	cap_rights_t need, want;
-
-	learn_init(&l, &run);
-	cap_rights_init(&need, CAP_READ, CAP_SEEK);
-	add(&l, 0, __NR_pread64, &need, &run.limits[0].rights);
-	learn_suggest(&l, &s);
-	cap_rights_init(&want, CAP_READ, CAP_SEEK);
-	cr_expect(rights_eq(&s.limits[0].rights, &want));
-	expect_unchanged_but(&s, 0, -1);
-
-	learn_init(&l, &run);
-	add(&l, 1, __NR_write, &run.limits[1].rights, &run.limits[1].rights);
-	learn_suggest(&l, &s);
-	expect_unchanged_but(&s, -1, -1);
-	/* Refused with every right held: no option of ours is the cause. */
-	cr_expect_not(learn_complete(&l));
 }
 
 Test(learn, capmode_refusals_drop_capmode)

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capctl run's policy file (cli/policy.c) and the options that use it
- * (cli/args.c): written and read back, its errors, and --policy merged
- * with the command line.
+ * capctl run's policy file (cli/policy.c): written and read back, its
+ * errors and bounds. --policy on the command line: test_capctl_args.c.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -95,33 +94,33 @@ static void expect_same(const struct run_opts *a, const struct run_opts *b)
 
 Test(policy, written_then_read_is_the_same)
 {
-	static struct run_opts r, back;
-	static char *argv[] = { "prog", "--x", "a\nb", NULL };
+	static char *argv[] = { "capctl",      "run",
+				"--limit",     "0=read,fstat",
+				"--limit",     "2=none",
+				"--allow-dir", "/srv/my data=lookup,read",
+				"--allow-dir", "/var/#x=y",
+				"--allow-dir", "/a=b=seek",
+				"--capmode",   "--allow-procfs",
+				"--",	       "prog",
+				"--x",	       "a\nb",
+				NULL };
+	static struct capctl_args a;
+	static struct run_opts back;
+	struct run_opts *r = &a.run;
 	char err[256], text[4096];
 	const char *path = file("p.policy");
 	FILE *f;
 	size_t n;
 
-	r.nlimits = 2;
-	r.limits[0].fd = 0;
-	cap_rights_init(&r.limits[0].rights, CAP_READ, CAP_FSTAT);
-	r.limits[1].fd = 2;
-	cap_rights_init(&r.limits[1].rights);
-	r.ndirs = 3;
-	strcpy(r.dirs[0].path, "/srv/my data");
-	r.dirs[0].limited = true;
-	cap_rights_init(&r.dirs[0].rights, CAP_LOOKUP, CAP_READ);
-	strcpy(r.dirs[1].path, "/var/#x=y");
-	strcpy(r.dirs[2].path, "/a=b");
-	r.dirs[2].limited = true;
-	cap_rights_init(&r.dirs[2].rights, CAP_SEEK);
-	r.capmode = true;
-	r.allow_procfs = true;
-	r.argv = argv;
-	cr_assert_eq(policy_write(&r, path, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(capctl_parse(sizeof(argv) / sizeof(argv[0]) - 1, argv, &a,
+				  err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(r->ndirs, 3);
+	cr_assert_not(r->dirs[1].limited);
+	cr_assert_eq(policy_write(r, path, err, sizeof(err)), 0, "%s", err);
 	cr_expect_eq(entries(), 1, "no temporary file left");
 	cr_assert_eq(policy_read(path, &back, err, sizeof(err)), 0, "%s", err);
-	expect_same(&r, &back);
+	expect_same(r, &back);
 	f = fopen(path, "r");
 	n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
@@ -138,11 +137,11 @@ Test(policy, written_then_read_is_the_same)
 	cr_expect_null(strstr(text, "\nprog"), "%s", text);
 
 	/* Written again over the first: replaced whole. */
-	r.capmode = false;
-	r.ndirs = 0;
-	cr_assert_eq(policy_write(&r, path, err, sizeof(err)), 0, "%s", err);
+	r->capmode = false;
+	r->ndirs = 0;
+	cr_assert_eq(policy_write(r, path, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(policy_read(path, &back, err, sizeof(err)), 0, "%s", err);
-	expect_same(&r, &back);
+	expect_same(r, &back);
 	cr_expect_eq(entries(), 1);
 }
 
@@ -236,88 +235,4 @@ Test(policy, bounds)
 
 	cr_expect_eq(policy_read(file("missing"), &r, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "No such file"), "%s", err);
-}
-
-static int parse(struct capctl_args *a, char *err, int argc, char **argv)
-{
-	return capctl_parse(argc, argv, a, err, 256);
-}
-
-#define PARSE(a, err, ...)                                                     \
-	parse((a), (err), sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *),  \
-	      (char *[]){ __VA_ARGS__, NULL })
-
-/* The file's options first, the command line's after, wherever --policy. */
-Test(policy, policy_option_merges_with_the_command_line)
-{
-	static struct capctl_args a;
-	char err[256], *path;
-	cap_rights_t want;
-
-	path = strdup(write_file("p", "limit 0=read\nlimit 1=write\n"
-				      "allow-dir /a=lookup\n"));
-	cr_assert_eq(PARSE(&a, err, "capctl", "run", "--limit", "1=write,fstat",
-			   "--allow-dir", "/b", "--limit", "5=seek", "--policy",
-			   path, "--capmode", "--", "prog", "-x"),
-		     0, "%s", err);
-	cr_expect_str_eq(a.run.policy, path);
-	cr_assert_eq(a.run.nlimits, 3);
-	cr_expect_eq(a.run.limits[0].fd, 0);
-	cr_expect_eq(a.run.limits[0].rights.cr_rights[0], CAP_READ);
-	cr_expect_eq(a.run.limits[1].fd, 1);
-	cap_rights_init(&want, CAP_WRITE, CAP_FSTAT);
-	cr_expect_arr_eq(&a.run.limits[1].rights, &want, sizeof(want));
-	cr_expect_eq(a.run.limits[2].fd, 5);
-	cr_assert_eq(a.run.ndirs, 2);
-	cr_expect_str_eq(a.run.dirs[0].path, "/a");
-	cr_expect(a.run.dirs[0].limited);
-	cr_expect_str_eq(a.run.dirs[1].path, "/b");
-	cr_expect(a.run.capmode);
-	cr_expect_str_eq(a.run.argv[0], "prog");
-
-	/* capmode from the file stays. */
-	write_file("p", "capmode\n");
-	cr_assert_eq(PARSE(&a, err, "capctl", "run", "--policy", path, "true"),
-		     0, "%s", err);
-	cr_expect(a.run.capmode);
-
-	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--policy", path,
-			   "--policy", path, "true"),
-		     -1);
-	cr_expect_str_eq(err, "--policy given twice");
-	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--policy",
-			   (char *)file("missing"), "true"),
-		     -1);
-	cr_expect(strstr(err, "No such file"), "%s", err);
-	/* The command line's errors are still found after the file. */
-	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--policy", path, "--nope",
-			   "true"),
-		     -1);
-	cr_expect_str_eq(err, "run: unknown option --nope");
-	free(path);
-}
-
-Test(policy, learn_options)
-{
-	static struct capctl_args a;
-	char err[256];
-
-	cr_assert_eq(PARSE(&a, err, "capctl", "run", "--learn",
-			   "--write-policy", "out.policy", "--limit", "0=read",
-			   "--", "prog"),
-		     0, "%s", err);
-	cr_expect(a.run.learn);
-	cr_expect_str_eq(a.run.write_policy, "out.policy");
-	cr_expect_null(a.run.policy);
-	cr_assert_eq(PARSE(&a, err, "capctl", "run", "prog"), 0, "%s", err);
-	cr_expect_not(a.run.learn);
-	cr_expect_null(a.run.write_policy);
-	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--write-policy", "p",
-			   "--", "prog"),
-		     -1);
-	cr_expect(!strncmp(err, "--write-policy needs --learn", 28), "%s", err);
-	cr_expect_eq(
-		PARSE(&a, err, "capctl", "run", "--learn", "--write-policy"),
-		-1);
-	cr_expect_str_eq(err, "--write-policy needs an argument");
 }
