@@ -75,7 +75,8 @@ ADMIN_SRCS := $(wildcard admin/*.c)
 ADMIN_OBJS := $(patsubst %.c,$(O)/%.o,$(ADMIN_SRCS))
 LIBADMIN_A := $(O)/libcapsicum-admin.a
 # Logic the host unit tests exercise without BPF.
-UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o) \
+UNIT_PURE_OBJS := $(addprefix $(O)/cli/,args.o json.o fmt.o policy.o run_line.o \
+		learn.o learn_report.o) \
 	$(addprefix $(O)/daemon/,log.o ratelimit.o notify.o) \
 	$(addprefix $(O)/admin/,audit_line.o parse_num.o query.o resolve.o) \
 	$(O)/selftests/run_child.o
@@ -363,7 +364,8 @@ FUZZ_SECONDS ?= 600
 # What make test gives each host fuzzer: well under a minute.
 FUZZ_TEST_SECONDS ?= 30
 FUZZ_PARSE := $(O)/tests/fuzz/fuzz_parse
-FUZZ_PARSE_SRCS := tests/fuzz/fuzz_parse.c cli/args.c cli/json.c \
+FUZZ_PARSE_SRCS := tests/fuzz/fuzz_parse.c cli/args.c cli/json.c cli/policy.c \
+	cli/run_line.c cli/fmt.c \
 	$(filter-out daemon/capsicumd.c,$(DAEMON_SRCS)) $(ADMIN_SRCS) $(LIB_SRCS)
 FUZZ_CASPER := $(O)/tests/fuzz/fuzz_casper_msg
 FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(REPRO) -I. -Iinclude -I$(O)/bpf -Iadmin \

@@ -3,6 +3,7 @@
 #include "args.h"
 
 #include "parse_num.h"
+#include "policy.h"
 
 #include <capsicum/rights_names.h>
 #include <errno.h>
@@ -92,23 +93,76 @@ static const char *bad_option(char **argv)
 	return argv[optind - 1];
 }
 
+static const struct option run_longopts[] = {
+	{ "limit", required_argument, NULL, 'l' },
+	{ "allow-dir", required_argument, NULL, 'd' },
+	{ "capmode", no_argument, NULL, 'c' },
+	{ "allow-procfs", no_argument, NULL, 'p' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "learn", no_argument, NULL, 'L' },
+	{ "write-policy", required_argument, NULL, 'w' },
+	{ "policy", required_argument, NULL, 'P' },
+	{ 0 },
+};
+
+/*
+ * The --policy file, read before the options are applied so that the
+ * command line's come after its own wherever --policy stands. A bad
+ * option is left for the second pass to name.
+ */
+static int read_policy_first(int argc, char **argv, struct run_opts *r,
+			     char *err, size_t len)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+:", run_longopts, NULL)) != -1) {
+		if (c != 'P')
+			continue;
+		if (r->policy)
+			FAIL("--policy given twice");
+		r->policy = optarg;
+	}
+	if (r->policy && policy_read(r->policy, r, err, len))
+		return -1;
+	return 0;
+}
+
+/* A --limit: it replaces the --policy file's limit of the same fd. */
+static int add_limit(struct run_opts *r, int nfile, const char *arg, char *err,
+		     size_t len)
+{
+	struct fd_limit l;
+
+	if (parse_limit(arg, &l))
+		FAIL("--limit %s: expected FD=RIGHTS (e.g. 1=write or "
+		     "3=read,seek)",
+		     arg);
+	for (int i = 0; i < nfile; i++) {
+		if (r->limits[i].fd == l.fd) {
+			r->limits[i] = l;
+			return 0;
+		}
+	}
+	if (r->nlimits == CAPCTL_MAX_LIMITS)
+		FAIL("at most %d --limit%s", CAPCTL_MAX_LIMITS,
+		     nfile ? " (the --policy file's included)" : "");
+	r->limits[r->nlimits++] = l;
+	return 0;
+}
+
 /* Options of `run`, up to "--" or the command; getopt_long()'s optind. */
 static int parse_run(int argc, char **argv, struct capctl_args *a, char *err,
 		     size_t len)
 {
-	static const struct option longopts[] = {
-		{ "limit", required_argument, NULL, 'l' },
-		{ "allow-dir", required_argument, NULL, 'd' },
-		{ "capmode", no_argument, NULL, 'c' },
-		{ "allow-procfs", no_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ 0 },
-	};
 	struct run_opts *r = &a->run;
-	int c;
+	int first = optind, nfile, c;
 
+	if (read_policy_first(argc, argv, r, err, len))
+		return -1;
+	nfile = r->nlimits;
+	optind = first;
 	/* "+": the command's own options are its, not ours. */
-	while ((c = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:", run_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			r->capmode = true;
@@ -119,17 +173,25 @@ static int parse_run(int argc, char **argv, struct capctl_args *a, char *err,
 		case 'j':
 			a->json = true;
 			break;
+		case 'L':
+			r->learn = true;
+			break;
+		case 'w':
+			r->write_policy = optarg;
+			break;
+		case 'P':
+			break;
 		case 'l':
-			if (r->nlimits == CAPCTL_MAX_LIMITS)
-				FAIL("at most %d --limit", CAPCTL_MAX_LIMITS);
-			if (parse_limit(optarg, &r->limits[r->nlimits++]))
-				FAIL("--limit %s: expected FD=RIGHTS (e.g. "
-				     "1=write or 3=read,seek)",
-				     optarg);
+			if (add_limit(r, nfile, optarg, err, len))
+				return -1;
 			break;
 		case 'd':
 			if (r->ndirs == CAPCTL_MAX_DIRS)
-				FAIL("at most %d --allow-dir", CAPCTL_MAX_DIRS);
+				FAIL("at most %d --allow-dir%s",
+				     CAPCTL_MAX_DIRS,
+				     r->policy ? " (the --policy file's "
+						 "included)"
+					       : "");
 			if (parse_allow_dir(optarg, &r->dirs[r->ndirs++]))
 				FAIL("--allow-dir %s: expected DIR[=RIGHTS]",
 				     optarg);
@@ -140,6 +202,9 @@ static int parse_run(int argc, char **argv, struct capctl_args *a, char *err,
 			FAIL("run: unknown option %s", bad_option(argv));
 		}
 	}
+	if (r->write_policy && !r->learn)
+		FAIL("--write-policy needs --learn (the policy is what a "
+		     "learning run saw)");
 	if (optind >= argc)
 		FAIL("run: no command given (capctl run [OPTIONS] -- CMD "
 		     "[ARGS])");

@@ -44,7 +44,12 @@ struct run_opts {
 	int ndirs;
 	bool capmode;
 	bool allow_procfs; /* --allow-procfs: --allow-dir may name procfs */
-	char **argv;	   /* the command, NULL-terminated */
+	/* --learn: permissive; record what would be refused (cli/learn.h) */
+	bool learn;
+	const char *write_policy; /* --write-policy FILE, with --learn */
+	/* --policy FILE: its options come first, the command line's after */
+	const char *policy;
+	char **argv; /* the command, NULL-terminated */
 };
 
 struct capctl_args {

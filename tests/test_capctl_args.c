@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* capctl's command line: commands, options, --limit and --allow-dir. */
-#include <string.h>
+/*
+ * capctl's command line: commands, options, --limit and --allow-dir,
+ * --policy merged with the command line, --learn and --write-policy.
+ */
 #include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -199,4 +205,88 @@ Test(capctl_args, errors_name_the_option)
 	/* "-" alone is an argument (rights reads it), not an option. */
 	cr_expect_eq(PARSE(&a, err, "capctl", "rights", "-"), 0);
 	cr_expect_str_eq(a.rights, "-");
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* The file's options first, the command line's after, wherever --policy. */
+Test(capctl_args, policy_merges_with_the_command_line)
+{
+	static struct capctl_args a;
+	char err[256], path[] = "/tmp/capctl-args-XXXXXX";
+	cap_rights_t want;
+
+	close(mkstemp(path));
+	write_text(path, "limit 0=read\nlimit 1=write\nallow-dir /a=lookup\n");
+	cr_assert_eq(PARSE(&a, err, "capctl", "run", "--limit", "1=write,fstat",
+			   "--allow-dir", "/b", "--limit", "5=seek", "--policy",
+			   path, "--capmode", "--", "prog", "-x"),
+		     0, "%s", err);
+	cr_expect_str_eq(a.run.policy, path);
+	cr_assert_eq(a.run.nlimits, 3);
+	cr_expect_eq(a.run.limits[0].fd, 0);
+	cr_expect_eq(a.run.limits[0].rights.cr_rights[0], CAP_READ);
+	cr_expect_eq(a.run.limits[1].fd, 1);
+	cap_rights_init(&want, CAP_WRITE, CAP_FSTAT);
+	cr_expect_arr_eq(&a.run.limits[1].rights, &want, sizeof(want));
+	cr_expect_eq(a.run.limits[2].fd, 5);
+	cr_assert_eq(a.run.ndirs, 2);
+	cr_expect_str_eq(a.run.dirs[0].path, "/a");
+	cr_expect(a.run.dirs[0].limited);
+	cr_expect_str_eq(a.run.dirs[1].path, "/b");
+	cr_expect(a.run.capmode);
+	cr_expect_str_eq(a.run.argv[0], "prog");
+
+	/* capmode from the file stays. */
+	write_text(path, "capmode\n");
+	cr_assert_eq(PARSE(&a, err, "capctl", "run", "--policy", path, "true"),
+		     0, "%s", err);
+	cr_expect(a.run.capmode);
+
+	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--policy", path,
+			   "--policy", path, "true"),
+		     -1);
+	cr_expect_str_eq(err, "--policy given twice");
+	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--policy",
+			   "/nonexistent/p", "true"),
+		     -1);
+	cr_expect(strstr(err, "No such file"), "%s", err);
+	/* The command line's errors are still found after the file. */
+	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--policy", path, "--nope",
+			   "true"),
+		     -1);
+	cr_expect_str_eq(err, "run: unknown option --nope");
+	unlink(path);
+}
+
+Test(capctl_args, learn_options)
+{
+	static struct capctl_args a;
+	char err[256];
+
+	cr_assert_eq(PARSE(&a, err, "capctl", "run", "--learn",
+			   "--write-policy", "out.policy", "--limit", "0=read",
+			   "--", "prog"),
+		     0, "%s", err);
+	cr_expect(a.run.learn);
+	cr_expect_str_eq(a.run.write_policy, "out.policy");
+	cr_expect_null(a.run.policy);
+	cr_assert_eq(PARSE(&a, err, "capctl", "run", "prog"), 0, "%s", err);
+	cr_expect_not(a.run.learn);
+	cr_expect_null(a.run.write_policy);
+	cr_expect_eq(PARSE(&a, err, "capctl", "run", "--write-policy", "p",
+			   "--", "prog"),
+		     -1);
+	cr_expect(!strncmp(err, "--write-policy needs --learn", 28), "%s", err);
+	cr_expect_eq(
+		PARSE(&a, err, "capctl", "run", "--learn", "--write-policy"),
+		-1);
+	cr_expect_str_eq(err, "--write-policy needs an argument");
 }
