@@ -22,6 +22,7 @@
 #include "sysfiles.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <poll.h>

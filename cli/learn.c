@@ -109,14 +109,24 @@ static struct learn_group *find_group(struct learn *l,
 	return &l->group[l->ngroups++];
 }
 
+/*
+ * A record's rights words as a cap_rights_t: the BPF side writes a word
+ * that names no right as 0, where cap_rights_t keeps its index bits.
+ */
+static void record_rights(const __u64 w[2], cap_rights_t *r)
+{
+	r->cr_rights[0] = w[0] ? w[0] : CAPRIGHT(0, 0ULL);
+	r->cr_rights[1] = w[1] ? w[1] : CAPRIGHT(1, 0ULL);
+}
+
 static int add_refusal(struct learn *l, const struct capsicum_denial *d)
 {
 	struct learn_group key = { .fd = d->fd };
 	struct learn_group *g;
 	cap_rights_t needed;
 
-	memcpy(needed.cr_rights, d->needed, sizeof(needed.cr_rights));
-	memcpy(key.held.cr_rights, d->held, sizeof(key.held.cr_rights));
+	record_rights(d->needed, &needed);
+	record_rights(d->held, &key.held);
 	if (cap_rights_is_valid(&needed) && cap_rights_is_valid(&key.held)) {
 		key.missing = needed;
 		cap_rights_remove(&key.missing, &key.held);

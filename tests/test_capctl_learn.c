@@ -222,6 +222,28 @@ Test(learn, repeated_refusals_are_counted)
 	free(out);
 }
 
+/*
+ * The BPF side writes a rights word that names no right as 0 (no index
+ * bits): such a record still widens its option.
+ */
+Test(learn, bpf_records_with_an_empty_word_widen_their_option)
+{
+	struct capsicum_denial d = refusal(3, __NR_openat, &run.dirs[0].rights,
+					   &run.dirs[0].rights);
+	cap_rights_t want;
+	struct learn l;
+	struct run_opts s;
+
+	d.needed[0] = CAP_FSTAT;
+	d.needed[1] = 0;
+	learn_init(&l, &run);
+	cr_assert_eq(learn_add(&l, &d), 0);
+	learn_suggest(&l, &s);
+	cap_rights_init(&want, CAP_READ, CAP_LOOKUP, CAP_FSTAT);
+	cr_expect(rights_eq(&s.dirs[0].rights, &want));
+	cr_expect(learn_complete(&l));
+}
+
 Test(learn, ambiguous_fd_widens_each_directory)
 {
 	struct learn l;
