@@ -94,6 +94,19 @@ static int supervisor_listen(__u32 id)
 	return fd;
 }
 
+static bool is_seccomp_listener(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = '\0';
+	return !strcmp(target, "anon_inode:seccomp notify");
+}
+
 /* A listener sent on a connection to the socket, kept if there is room. */
 static void accept_listener(struct supervisor *s)
 {
@@ -116,6 +129,11 @@ static void accept_listener(struct supervisor *s)
 	close(conn);
 	if (fd < 0)
 		return;
+	/* Anyone may connect: only a seccomp listener is asked anything. */
+	if (!is_seccomp_listener(fd)) {
+		close(fd);
+		return;
+	}
 	if (s->nlisteners == LEARN_MAX_LISTENERS) {
 		/* Its calls then fail with ENOSYS: learnt less, say so. */
 		learn_incomplete(s->learn, "more cap_enter() filters than "

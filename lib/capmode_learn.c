@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,20 @@
 
 #include "capmode.h"
 #include "control.h"
+
+/*
+ * Whoever holds the listener answers the tree's calls, results included.
+ * Only root may learn, so the supervisor is root: a name some other user
+ * bound (after capctl went away, say) gets nothing.
+ */
+static bool peer_is_root(int fd)
+{
+	struct ucred c;
+	socklen_t len = sizeof(c);
+
+	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &len) &&
+	       len == sizeof(c) && c.uid == 0;
+}
 
 int capsicum_learn_connect(void)
 {
@@ -35,9 +50,10 @@ int capsicum_learn_connect(void)
 		     CAPSICUM_LEARN_SOCKET_PREFIX "%u", id);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0 &&
-	    connect(fd, (const struct sockaddr *)&a,
-		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
-				(size_t)n))) {
+	    (connect(fd, (const struct sockaddr *)&a,
+		     (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+				 (size_t)n)) ||
+	     !peer_is_root(fd))) {
 		close(fd);
 		fd = -1;
 	}

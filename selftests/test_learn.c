@@ -15,12 +15,15 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capsicum.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -199,6 +202,70 @@ SELFTEST(learning_allows_only_itself)
 	close(res[1]);
 	close(data[0]);
 	close(data[1]);
+}
+
+/*
+ * A user squatting on a learning tree's supervisor name (after capctl is
+ * gone, say) gets nothing: cap_enter() hands its filter to root only, and
+ * enforces capability mode itself.
+ */
+SELFTEST(learning_hands_its_filter_to_root_only)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int ready[2], go[2], sock, conn, n;
+	pid_t learner, squatter;
+	char byte, buf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = buf,
+			    .msg_controllen = sizeof(buf) };
+
+	if (!fixture_loaded())
+		return;
+	if (!selftest_is_root())
+		selftest_skip("learning needs root");
+	if (!ASSERT_OK(pipe(ready), "pipe") || !ASSERT_OK(pipe(go), "pipe"))
+		return;
+	learner = fork();
+	if (learner == 0) {
+		close(go[1]);
+		if (learn_enable() || read(go[0], &byte, 1) != 1)
+			_exit(10);
+		if (cap_enter())
+			_exit(11);
+		if (open("/etc/passwd", O_RDONLY) != -1 || errno != ECAPMODE)
+			_exit(12);
+		_exit(0);
+	}
+	squatter = fork();
+	if (squatter == 0) {
+		if (setgid(1000) || setuid(1000))
+			_exit(20);
+		n = snprintf(a.sun_path + 1, sizeof(a.sun_path) - 1,
+			     CAPSICUM_LEARN_SOCKET_PREFIX "%d", learner);
+		sock = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (sock < 0 ||
+		    bind(sock, (const struct sockaddr *)&a,
+			 (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+				     1 + (size_t)n)) ||
+		    listen(sock, 1) || write(ready[1], "r", 1) != 1)
+			_exit(21);
+		conn = accept(sock, NULL, NULL);
+		/* Connected, then closed without a byte or a descriptor. */
+		if (conn < 0 || recvmsg(conn, &m, 0) != 0)
+			_exit(22);
+		_exit(0);
+	}
+	close(ready[1]);
+	if (ASSERT_EQ(read(ready[0], &byte, 1), 1, "the squatter listens"))
+		ASSERT_EQ(write(go[1], "g", 1), 1, "go");
+	close(go[1]);
+	ASSERT_EQ(selftest_wait(learner), 0,
+		  "cap_enter() enforced capability mode itself");
+	ASSERT_EQ(selftest_wait(squatter), 0, "the squatter got nothing");
+	close(ready[0]);
+	close(go[0]);
 }
 
 /* Runs argv; its stdout and stderr into out/err (NUL-terminated). */
