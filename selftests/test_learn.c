@@ -54,56 +54,51 @@ static int self_bits(void)
 	return errno - CAPSICUM_STATUS_SELF;
 }
 
-/* Runs fn in a child; true if it exited 0 (it reports its own failures). */
-static bool in_child(int (*fn)(void))
-{
-	pid_t pid = fork();
-
-	if (pid == 0)
-		_exit(fn());
-	return selftest_wait(pid) == 0;
-}
-
-static int learn_refused_with_a_limit(void)
+/* What a process does before it asks to learn. */
+static int limit_stdin(void)
 {
 	cap_rights_t r;
 
-	cap_rights_init(&r, CAP_READ);
-	if (!ASSERT_OK(cap_rights_limit(0, &r), "limit stdin"))
-		return 1;
-	return ASSERT_ERRNO(learn_enable(), EPERM,
-			    "no learning once a descriptor is limited")
-		       ? 0
-		       : 1;
+	return cap_rights_limit(0, cap_rights_init(&r, CAP_READ));
 }
 
-static int learn_refused_in_capmode(void)
+static int enter_capmode(void)
 {
-	if (!ASSERT_OK(cap_enter(), "cap_enter"))
-		return 1;
-	return ASSERT_ERRNO(learn_enable(), EPERM,
-			    "no learning in capability mode")
-		       ? 0
-		       : 1;
+	return cap_enter();
 }
 
-static int learn_refused_in_a_user_namespace(void)
+static int new_user_namespace(void)
 {
-	if (unshare(CLONE_NEWUSER)) {
-		printf("    no user namespaces here (%s)\n", strerror(errno));
-		return 0;
-	}
-	return ASSERT_ERRNO(learn_enable(), EPERM,
-			    "root of a user namespace is no host admin")
-		       ? 0
-		       : 1;
+	return unshare(CLONE_NEWUSER);
 }
 
-static int learn_allowed_unrestricted(void)
+static int nothing(void)
+{
+	return 0;
+}
+
+static const struct learn_case {
+	int (*before)(void);
+	int err; /* of CAPSICUM_OP_LEARN; 0: it learns */
+	const char *what;
+} learn_cases[] = {
+	{ limit_stdin, EPERM, "no learning once a descriptor is limited" },
+	{ enter_capmode, EPERM, "no learning in capability mode" },
+	{ new_user_namespace, EPERM,
+	  "root of a user namespace is no host admin" },
+	{ nothing, 0, "the host admin, unrestricted, learns" },
+};
+
+/* One case in a child: 0 if CAPSICUM_OP_LEARN answered as it should. */
+static int learn_case_run(const struct learn_case *c)
 {
 	int bits;
 
-	if (!ASSERT_OK(learn_enable(), "the host admin, unrestricted"))
+	if (!ASSERT_OK(c->before(), "the restriction"))
+		return 1;
+	if (c->err)
+		return ASSERT_ERRNO(learn_enable(), c->err, c->what) ? 0 : 1;
+	if (!ASSERT_OK(learn_enable(), c->what))
 		return 1;
 	bits = self_bits();
 	return ASSERT_TRUE(bits >= 0 && (bits & CAPSICUM_SELF_LEARNING),
@@ -127,11 +122,20 @@ SELFTEST(learn_needs_the_host_admin_and_no_sandbox)
 			  "and does not");
 		return;
 	}
-	ASSERT_TRUE(in_child(learn_refused_with_a_limit), "after a limit");
-	ASSERT_TRUE(in_child(learn_refused_in_capmode), "in capability mode");
-	ASSERT_TRUE(in_child(learn_refused_in_a_user_namespace),
-		    "in a user namespace");
-	ASSERT_TRUE(in_child(learn_allowed_unrestricted), "unrestricted");
+	for (size_t i = 0; i < sizeof(learn_cases) / sizeof(learn_cases[0]);
+	     i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(learn_case_run(&learn_cases[i]));
+		ASSERT_EQ(selftest_wait(pid), 0, learn_cases[i].what);
+	}
+}
+
+/* Capability mode refuses a path: ECAPMODE, not recorded and allowed. */
+static bool capmode_enforced(void)
+{
+	return open("/etc/passwd", O_RDONLY) == -1 && errno == ECAPMODE;
 }
 
 /*
@@ -168,9 +172,7 @@ SELFTEST(learning_allows_only_itself)
 		/* The learner ran meanwhile; this sandbox is unchanged. */
 		if (read(data[0], &c, 1) != -1 || errno != ENOTCAPABLE)
 			_exit(11);
-		if (open("/etc/passwd", O_RDONLY) != -1 || errno != ECAPMODE)
-			_exit(12);
-		_exit(0);
+		_exit(capmode_enforced() ? 0 : 12);
 	}
 	learner = fork();
 	if (learner == 0) {
@@ -183,9 +185,7 @@ SELFTEST(learning_allows_only_itself)
 		/* No supervisor listens: capability mode's own filter. */
 		if (cap_enter())
 			_exit(22);
-		if (open("/etc/passwd", O_RDONLY) != -1 || errno != ECAPMODE)
-			_exit(23);
-		_exit(0);
+		_exit(capmode_enforced() ? 0 : 23);
 	}
 	status = selftest_wait(learner);
 	ASSERT_EQ(status, 0,
@@ -234,9 +234,7 @@ SELFTEST(learning_hands_its_filter_to_root_only)
 			_exit(10);
 		if (cap_enter())
 			_exit(11);
-		if (open("/etc/passwd", O_RDONLY) != -1 || errno != ECAPMODE)
-			_exit(12);
-		_exit(0);
+		_exit(capmode_enforced() ? 0 : 12);
 	}
 	squatter = fork();
 	if (squatter == 0) {
@@ -266,6 +264,22 @@ SELFTEST(learning_hands_its_filter_to_root_only)
 	ASSERT_EQ(selftest_wait(squatter), 0, "the squatter got nothing");
 	close(ready[0]);
 	close(go[0]);
+}
+
+/*
+ * capctl run --learn needs root and capsicumd (the records come through
+ * it): skips without them; false if Capsicum is not loaded.
+ */
+static bool capctl_can_learn(void)
+{
+	if (!fixture_loaded())
+		return false;
+	if (!selftest_is_root())
+		selftest_skip("learning needs root");
+	if (!fixture_daemon_pid())
+		selftest_skip("capsicumd is not running (boot without "
+			      "--daemon)");
+	return true;
 }
 
 /* Runs argv; its stdout and stderr into out/err (NUL-terminated). */
@@ -444,13 +458,8 @@ SELFTEST(capctl_run_learn_writes_a_policy_that_runs)
 			    "--",     PROBE, b.port,	 NULL };
 	int status;
 
-	if (!fixture_loaded())
+	if (!capctl_can_learn())
 		return;
-	if (!selftest_is_root())
-		selftest_skip("learning needs root");
-	if (!fixture_daemon_pid())
-		selftest_skip("capsicumd is not running (boot without "
-			      "--daemon)");
 	if (!probe_box(&b))
 		return;
 	snprintf(allow, sizeof(allow), "%s=lookup", b.dir);
@@ -495,13 +504,8 @@ SELFTEST(capctl_run_learn_capmode_suggests_leaving_it)
 			    "/bin/busybox", "sh",  "-c",       script, NULL };
 	int fd, status;
 
-	if (!fixture_loaded())
+	if (!capctl_can_learn())
 		return;
-	if (!selftest_is_root())
-		selftest_skip("learning needs root");
-	if (!fixture_daemon_pid())
-		selftest_skip("capsicumd is not running (boot without "
-			      "--daemon)");
 	fd = mkstemp(file);
 	if (!ASSERT_TRUE(fd >= 0 && write(fd, "secret\n", 7) == 7, "file"))
 		return;
