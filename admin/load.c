@@ -69,7 +69,8 @@ static int hook_nparams(const struct btf *btf, const char *hook)
  * each loads only where the kernel's BTF has the function it attaches to
  * (bpf_lsm_ stubs name the LSM hooks; the i386 syscalls exist with
  * CONFIG_IA32_EMULATION only; the patched kernel's hooks, kernel/, only
- * there). Some need more than their attach point: a kfunc they call.
+ * there). Some need more than their attach point: a kfunc they call, or
+ * the hook they serve.
  */
 static const struct {
 	const char *prog;
@@ -79,6 +80,9 @@ static const struct {
 	{ "capsicum_fget_on_prctl", "bpf_task_fget_check_enable" },
 	{ "capsicum_fget_on_receive", "bpf_task_fget_check_enable" },
 	{ "capsicum_fd_rights", "bpf_fd_rights_set" },
+	/* io_uring's lookups, noted for the fget hook: every kernel has it. */
+	{ "capsicum_uring_note", "bpf_lsm_file_fget" },
+	{ "capsicum_uring_unnote", "bpf_lsm_file_fget" },
 };
 
 /*

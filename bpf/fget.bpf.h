@@ -18,6 +18,7 @@
 #include "lookup_beneath.bpf.h"
 #include "optable.bpf.h"
 #include "table.bpf.h"
+#include "uring.bpf.h"
 
 extern void bpf_task_fget_check_enable(struct task_struct *task) __ksym __weak;
 
@@ -110,13 +111,17 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	struct task_struct *task;
 	struct capsicum_proc *p;
 	struct pt_regs *regs;
-	struct fget_need n;
+	struct fget_need n = {};
 	__u64 walk;
 	long nr;
 
 	p = current_proc();
 	if (!p || !table_limited(p))
 		return 0;
+	/* io_uring's lookup for a request: its opcode decides (uring.bpf.h). */
+	if (uring_need_of((int)fd, file, n.need))
+		return require_exact(p, file, (int)fd, n.need[0], n.need[1],
+				     CAPSICUM_HOOK_FGET);
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	nr = call_of(task, regs);

@@ -285,6 +285,27 @@ struct {
 	__type(value, struct aio_notes);
 } aio_notes SEC(".maps");
 
+/*
+ * The patched kernel: the io_uring request whose descriptor this thread
+ * is looking up right now, set on entry to io_file_get_normal() and
+ * cleared on its return, so that the fget hook inside it asks that
+ * request's opcode of its descriptor (uring.bpf.h). Outside that call
+ * the note is clear, and nothing else reads it.
+ */
+struct uring_note {
+	__s32 fd;    /* the descriptor io_uring is looking up */
+	__u8 opcode; /* enum io_uring_op */
+	__u8 active; /* inside io_file_get_normal() */
+	__u8 ends;   /* SPLICE/TEE: URING_END_IN, URING_END_OUT */
+	__u8 seek;   /* an offset given (for each end of a splice: ends) */
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct uring_note);
+} uring_notes SEC(".maps");
+
 /* ---- sockets ---- */
 
 /* Rights of descriptors in flight over SCM_RIGHTS, by struct file. */

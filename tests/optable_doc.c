@@ -29,6 +29,18 @@ static const struct doc_op doc_ops[] = {
 #undef DOC_OP
 };
 
+/* The io_uring rows, named `io_uring NAME` in the index and the rows. */
+static const struct doc_op doc_uring_ops[] = {
+#define DOC_URING_OP(name_, opcode, rights_, rule, stock, stock_why, patched,  \
+		     patched_why)                                              \
+	{ .name = #name_,                                                      \
+	  .rights = (rights_),                                                 \
+	  .verdict = { stock, patched },                                       \
+	  .why = { stock_why, patched_why } },
+	CAPSICUM_URING_OPS(DOC_URING_OP)
+#undef DOC_URING_OP
+};
+
 static const char *const doc_aliases[][2] = {
 #define DOC_ALIAS(alias, name) { #alias, #name },
 	CAPSICUM_OPT_ALIASES(DOC_ALIAS)
@@ -76,13 +88,24 @@ static void rights_cell(FILE *out, uint64_t rights)
 		}
 }
 
+/* A row `io_uring NAME ...` of the opcode NAME. */
+static bool uring_row_of(const char *row, const char *op)
+{
+	size_t len;
+
+	if (strncmp(row, "io_uring ", 9))
+		return false;
+	len = strcspn(row + 9, " ");
+	return strlen(op) == len && !strncmp(op, row + 9, len);
+}
+
 static void rows_cell(FILE *out, const char *op, char *const *rows,
-		      size_t nrows)
+		      size_t nrows, bool uring)
 {
 	const char *sep = "rows ";
 
 	for (size_t i = 0; i < nrows; i++)
-		if (row_of(rows[i], op)) {
+		if (uring ? uring_row_of(rows[i], op) : row_of(rows[i], op)) {
 			fprintf(out, "%s`%s`", sep, rows[i]);
 			sep = ", ";
 		}
@@ -150,7 +173,24 @@ static void table(FILE *out, char *const *rows, size_t nrows)
 		fputs(" | ", out);
 		verdict_cell(out, o->verdict[1], o->why[1]);
 		fputs(" | ", out);
-		rows_cell(out, o->name, rows, nrows);
+		rows_cell(out, o->name, rows, nrows, false);
+		fputs(" |\n", out);
+	}
+	for (size_t i = 0; i < sizeof(doc_uring_ops) / sizeof(doc_uring_ops[0]);
+	     i++) {
+		const struct doc_op *o = &doc_uring_ops[i];
+
+		fputs("| ", out);
+		if (o->rights)
+			rights_cell(out, o->rights);
+		else
+			fputs("(none)", out);
+		fprintf(out, " | io_uring `%s` | ", o->name);
+		verdict_cell(out, o->verdict[0], o->why[0]);
+		fputs(" | ", out);
+		verdict_cell(out, o->verdict[1], o->why[1]);
+		fputs(" | ", out);
+		rows_cell(out, o->name, rows, nrows, true);
 		fputs(" |\n", out);
 	}
 }

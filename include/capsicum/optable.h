@@ -105,6 +105,12 @@ enum opt_verdict {
 	  "the fanotify descriptor needs the row's rights (CAP_NOTIFY of "     \
 	  "<linux/capsicum.h>), the marked dirfd CAP_FSTAT, and CAP_LOOKUP "   \
 	  "too when a path is given")                                          \
+	X(uring_offset, CAP_SEEK, 0,                                           \
+	  "an io_uring read or write at an offset (not -1, the file "          \
+	  "position) of a file with a position adds CAP_SEEK")                 \
+	X(uring_splice_end, CAP_SEEK, 0,                                       \
+	  "an io_uring splice or tee: the input end needs CAP_READ, the "      \
+	  "output end CAP_WRITE; an offset on an end adds CAP_SEEK there")     \
 	X(aio_op, CAP_READ | CAP_WRITE | CAP_FSYNC, 0,                         \
 	  "each iocb's descriptor: a read (IOCB_CMD_PREAD/PREADV) adds "       \
 	  "CAP_READ, a write CAP_WRITE; IOCB_CMD_FSYNC/FDSYNC needs "          \
@@ -469,16 +475,89 @@ enum opt_rule {
 /* clang-format on */
 
 /*
- * io_uring opcodes with a right of their own. A request names no
- * descriptor the hooks can attribute, so the right is checked against
- * the file's floor (its low where the table has none); other requests
- * on a file (reads, writes, sends) get their syscall's right the same
- * way, and those that resolve a path are refused (doc/enforcement.md).
+ * io_uring requests on normal (non-fixed) files, by opcode: the kernel's
+ * enum io_uring_op numbers (6.12's list). The patched kernel's fget hook
+ * sees each lookup io_uring makes for a request with the opcode in hand
+ * (bpf/uring.bpf.h: io_file_get_normal() notes it) and asks the row's
+ * rights, refined by its rule, of exactly (table, fd); an opcode that
+ * looks a descriptor up but has no row here needs every right. The
+ * stock kernels see no descriptor: their hooks check a request against
+ * the file's floor (its low where the table has none), or refuse it
+ * (doc/enforcement.md). Fixed files are not looked up by number: the
+ * stock rules decide them on every kernel.
  *
- *	X(name, opcode, rights, stock, patched)
+ *	X(name, opcode, rights, rule, stock, stock_why, patched, patched_why)
+ *
+ * name: IORING_OP_ without its prefix; rights: those of the syscall the
+ * request does (FreeBSD's, and the 2014 Linux port's, for it).
  */
+#define OPT_WHY_URING_FLOOR                                                    \
+	"checked against the file's floor (its low where the table has "       \
+	"none): no stock hook sees the request's descriptor"
+#define OPT_WHY_URING_NOHOOK "no LSM hook sees the request or its descriptor"
+#define OPT_WHY_URING_REFUSED                                                  \
+	"refused for a process with limits whatever the rights: no stock "     \
+	"hook can tell which descriptor the request named"
+#define OPT_WHY_URING_STILL_REFUSED                                            \
+	"the fget hook asks the right exactly, but the stock xattr hooks "     \
+	"stay attached and still refuse it"
 #define CAPSICUM_URING_OPS(X)                                                  \
-	X(URING_CMD, 46, CAP_IOCTL, OPT_YES, OPT_YES)                          \
-	X(FTRUNCATE, 55, CAP_FTRUNCATE, OPT_YES, OPT_YES)
+	X(READV, 1, CAP_READ, uring_offset, OPT_PART, OPT_WHY_URING_FLOOR,     \
+	  OPT_YES, "")                                                         \
+	X(WRITEV, 2, CAP_WRITE, uring_offset, OPT_PART, OPT_WHY_URING_FLOOR,   \
+	  OPT_YES, "")                                                         \
+	X(FSYNC, 3, CAP_FSYNC, none, OPT_NO, OPT_WHY_URING_NOHOOK, OPT_YES,    \
+	  "")                                                                  \
+	X(READ_FIXED, 4, CAP_READ, uring_offset, OPT_PART,                     \
+	  OPT_WHY_URING_FLOOR, OPT_YES, "")                                    \
+	X(WRITE_FIXED, 5, CAP_WRITE, uring_offset, OPT_PART,                   \
+	  OPT_WHY_URING_FLOOR, OPT_YES, "")                                    \
+	X(POLL_ADD, 6, CAP_EVENT, none, OPT_NO, OPT_WHY_URING_NOHOOK, OPT_YES, \
+	  "")                                                                  \
+	X(SYNC_FILE_RANGE, 8, CAP_FSYNC, none, OPT_NO, OPT_WHY_URING_NOHOOK,   \
+	  OPT_YES, "")                                                         \
+	X(SENDMSG, 9, CAP_SEND, none, OPT_PART, OPT_WHY_URING_FLOOR, OPT_YES,  \
+	  "")                                                                  \
+	X(RECVMSG, 10, CAP_RECV, none, OPT_PART, OPT_WHY_URING_FLOOR, OPT_YES, \
+	  "")                                                                  \
+	X(ACCEPT, 13, CAP_ACCEPT, none, OPT_PART, OPT_WHY_URING_FLOOR,         \
+	  OPT_YES, "")                                                         \
+	X(CONNECT, 16, CAP_CONNECT, none, OPT_PART, OPT_WHY_URING_FLOOR,       \
+	  OPT_YES, "")                                                         \
+	X(FALLOCATE, 17, CAP_PWRITE, none, OPT_PART, OPT_WHY_URING_FLOOR,      \
+	  OPT_YES, "")                                                         \
+	X(READ, 22, CAP_READ, uring_offset, OPT_PART, OPT_WHY_URING_FLOOR,     \
+	  OPT_YES, "")                                                         \
+	X(WRITE, 23, CAP_WRITE, uring_offset, OPT_PART, OPT_WHY_URING_FLOOR,   \
+	  OPT_YES, "")                                                         \
+	X(FADVISE, 24, 0, none, OPT_YES, "", OPT_YES, "")                      \
+	X(SEND, 26, CAP_SEND, none, OPT_PART, OPT_WHY_URING_FLOOR, OPT_YES,    \
+	  "")                                                                  \
+	X(RECV, 27, CAP_RECV, none, OPT_PART, OPT_WHY_URING_FLOOR, OPT_YES,    \
+	  "")                                                                  \
+	X(SPLICE, 30, CAP_READ | CAP_WRITE, uring_splice_end, OPT_PART,        \
+	  OPT_WHY_URING_FLOOR, OPT_YES, "")                                    \
+	X(TEE, 33, CAP_READ | CAP_WRITE, uring_splice_end, OPT_NO,             \
+	  OPT_WHY_URING_NOHOOK, OPT_YES, "")                                   \
+	X(SHUTDOWN, 34, CAP_SHUTDOWN, none, OPT_PART, OPT_WHY_URING_FLOOR,     \
+	  OPT_YES, "")                                                         \
+	X(MSG_RING, 40, CAP_WRITE, none, OPT_NO, OPT_WHY_URING_NOHOOK,         \
+	  OPT_YES, "")                                                         \
+	X(FSETXATTR, 41, CAP_EXTATTR_SET, none, OPT_NO, OPT_WHY_URING_REFUSED, \
+	  OPT_NO, OPT_WHY_URING_STILL_REFUSED)                                 \
+	X(FGETXATTR, 43, CAP_EXTATTR_GET, none, OPT_NO, OPT_WHY_URING_REFUSED, \
+	  OPT_NO, OPT_WHY_URING_STILL_REFUSED)                                 \
+	X(URING_CMD, 46, CAP_IOCTL, none, OPT_YES, "", OPT_YES, "")            \
+	X(SEND_ZC, 47, CAP_SEND, none, OPT_PART, OPT_WHY_URING_FLOOR, OPT_YES, \
+	  "")                                                                  \
+	X(SENDMSG_ZC, 48, CAP_SEND, none, OPT_PART, OPT_WHY_URING_FLOOR,       \
+	  OPT_YES, "")                                                         \
+	X(READ_MULTISHOT, 49, CAP_READ, uring_offset, OPT_PART,                \
+	  OPT_WHY_URING_FLOOR, OPT_YES, "")                                    \
+	X(FTRUNCATE, 55, CAP_FTRUNCATE, none, OPT_YES, "", OPT_YES, "")        \
+	X(BIND, 56, CAP_BIND, none, OPT_PART, OPT_WHY_URING_FLOOR, OPT_YES,    \
+	  "")                                                                  \
+	X(LISTEN, 57, CAP_LISTEN, none, OPT_PART, OPT_WHY_URING_FLOOR,         \
+	  OPT_YES, "")
 
 #endif /* _CAPSICUM_OPTABLE_H */

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * io_uring requests on a limited descriptor, by opcode
+ * (include/capsicum/optable.h, CAPSICUM_URING_OPS): each row does one
+ * request through a fresh ring and gives its completion's result. The
+ * patched kernel refuses the lookup of a descriptor without the
+ * opcode's right (bpf/uring.bpf.h), which io_uring reports as the
+ * request's -EBADF (the kernel turns only a syscall's EBADF into
+ * ENOTCAPABLE, kernel/README); the stock kernels check what they can
+ * against the file's floor (ENOTCAPABLE) and let the rest through (the
+ * gaps doc/enforcement.md lists). In capability mode io_uring_setup is
+ * refused: ECAPMODE.
+ */
+#define _GNU_SOURCE
+#include "fixture.h"
+#include "rows.h"
+#include "selftest.h"
+#include "uring.h"
+
+#include <capsicum/abi.h>
+#include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* How a row's request is run: inline, punted to io-wq, or by SQPOLL. */
+enum how { INLINE, ASYNC, SQPOLL };
+
+static char buf[8];
+static struct iovec iov = { buf, 1 };
+
+/* The other end of the pipe or socket a row's descriptor is an end of. */
+static int other = -1;
+
+/*
+ * Runs the request op on fd (off: its offset; in: a second descriptor,
+ * splice's and tee's input), the result as a row wants it: 0 when the
+ * completion is what the request should give, else -1 with errno.
+ */
+static int run(int op, int fd, __u64 off, int in, enum how how)
+{
+	struct io_uring_sqe *sqe;
+	struct uring u;
+	int res = uring_init(&u, how == SQPOLL);
+
+	if (res) {
+		errno = -res;
+		return -1;
+	}
+	sqe = uring_sqe(&u, op, fd);
+	sqe->off = off;
+	sqe->addr = (uintptr_t)buf;
+	sqe->len = 1;
+	if (how == ASYNC)
+		sqe->flags = IOSQE_ASYNC;
+	switch (op) {
+	case IORING_OP_READV:
+	case IORING_OP_WRITEV:
+		sqe->addr = (uintptr_t)&iov;
+		break;
+	case IORING_OP_FSYNC:
+	case IORING_OP_SHUTDOWN:
+		sqe->addr = 0;
+		sqe->len = op == IORING_OP_SHUTDOWN ? SHUT_WR : 0;
+		break;
+	case IORING_OP_SYNC_FILE_RANGE:
+		sqe->addr = 0;
+		sqe->len = 0; /* the whole file */
+		break;
+	case IORING_OP_FALLOCATE:
+		sqe->addr = 16; /* len: 16 bytes, mode 0 */
+		sqe->len = 0;
+		break;
+	case IORING_OP_POLL_ADD:
+		sqe->addr = 0;
+		sqe->len = 0;
+		sqe->poll32_events = POLLIN;
+		break;
+	case IORING_OP_SPLICE:
+	case IORING_OP_TEE:
+		/* -1: no offset on either end; tee takes none at all. */
+		sqe->addr = 0;
+		sqe->splice_fd_in = in;
+		sqe->splice_off_in = op == IORING_OP_TEE ? 0 : -1ULL;
+		if (op == IORING_OP_TEE)
+			sqe->off = 0;
+		break;
+	}
+	res = uring_run(&u);
+	uring_exit(&u);
+	if (res < 0) {
+		errno = -res;
+		return -1;
+	}
+	/* POLL_ADD gives the mask, the others the bytes (1) or 0. */
+	if (op == IORING_OP_POLL_ADD ? !(res & POLLIN) : res > 1) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+/* --- descriptors -------------------------------------------------------*/
+
+static int file(void)
+{
+	return fixture_scratch_file("0123456789");
+}
+
+/* A read end holding one byte, its write end open (other). */
+static int pipe_read_end(void)
+{
+	int p[2];
+
+	if (pipe(p) || write(p[1], "y", 1) != 1)
+		return -1;
+	other = p[1];
+	return p[0];
+}
+
+/* A write end, its read end open (other). */
+static int pipe_write_end(void)
+{
+	int p[2];
+
+	if (pipe(p))
+		return -1;
+	other = p[0];
+	return p[1];
+}
+
+/* One end of a connected stream pair, holding a byte to receive. */
+static int stream(void)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
+	    write(sv[1], "z", 1) != 1)
+		return -1;
+	other = sv[1];
+	return sv[0];
+}
+
+/* --- requests ----------------------------------------------------------*/
+
+static int op_read(int fd)
+{
+	return run(IORING_OP_READ, fd, -1ULL, -1, INLINE);
+}
+static int op_read_at(int fd)
+{
+	return run(IORING_OP_READ, fd, 2, -1, INLINE);
+}
+static int op_read_async(int fd)
+{
+	return run(IORING_OP_READ, fd, -1ULL, -1, ASYNC);
+}
+static int op_read_sqpoll(int fd)
+{
+	return run(IORING_OP_READ, fd, -1ULL, -1, SQPOLL);
+}
+static int op_write(int fd)
+{
+	return run(IORING_OP_WRITE, fd, -1ULL, -1, INLINE);
+}
+static int op_readv(int fd)
+{
+	return run(IORING_OP_READV, fd, -1ULL, -1, INLINE);
+}
+static int op_writev(int fd)
+{
+	return run(IORING_OP_WRITEV, fd, -1ULL, -1, INLINE);
+}
+static int op_fsync(int fd)
+{
+	return run(IORING_OP_FSYNC, fd, 0, -1, INLINE);
+}
+static int op_sync_file_range(int fd)
+{
+	return run(IORING_OP_SYNC_FILE_RANGE, fd, 0, -1, INLINE);
+}
+static int op_fallocate(int fd)
+{
+	return run(IORING_OP_FALLOCATE, fd, 0, -1, INLINE);
+}
+static int op_send(int fd)
+{
+	return run(IORING_OP_SEND, fd, 0, -1, INLINE);
+}
+static int op_recv(int fd)
+{
+	return run(IORING_OP_RECV, fd, 0, -1, INLINE);
+}
+static int op_shutdown(int fd)
+{
+	return run(IORING_OP_SHUTDOWN, fd, 0, -1, INLINE);
+}
+static int op_poll_add(int fd)
+{
+	return run(IORING_OP_POLL_ADD, fd, 0, -1, INLINE);
+}
+/* A byte from the row's read end into a fresh pipe / from a full one. */
+static int op_pipe_in(int fd, int op)
+{
+	int p[2];
+
+	return pipe(p) ? -1 : run(op, p[1], -1ULL, fd, INLINE);
+}
+static int op_pipe_out(int fd, int op)
+{
+	int in = pipe_read_end();
+
+	return in < 0 ? -1 : run(op, fd, -1ULL, in, INLINE);
+}
+static int op_tee_in(int fd)
+{
+	return op_pipe_in(fd, IORING_OP_TEE);
+}
+static int op_tee_out(int fd)
+{
+	return op_pipe_out(fd, IORING_OP_TEE);
+}
+static int op_splice_in(int fd)
+{
+	return op_pipe_in(fd, IORING_OP_SPLICE);
+}
+static int op_splice_out(int fd)
+{
+	return op_pipe_out(fd, IORING_OP_SPLICE);
+}
+
+/* The stock kernels: refused by the file's floor, or the gap. */
+#define FLOOR	EXPECT(0, ENOTCAPABLE, ECAPMODE, ECAPMODE)
+#define GAP	EXPECT(0, 0, ECAPMODE, ECAPMODE)
+#define REFUSED EXPECT(0, EBADF, ECAPMODE, ECAPMODE)
+
+static const struct rights_row uring_rows[] = {
+	{ .name = "io_uring READ",
+	  .rights = CAP_READ,
+	  .make = file,
+	  .op = op_read,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring READ at an offset needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file,
+	  .op = op_read_at,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	{ .name = "io_uring READ from an io-wq worker",
+	  .rights = CAP_READ,
+	  .make = file,
+	  .op = op_read_async,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring READ from the SQPOLL thread",
+	  .rights = CAP_READ,
+	  .make = file,
+	  .op = op_read_sqpoll,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring WRITE",
+	  .rights = CAP_WRITE,
+	  .make = file,
+	  .op = op_write,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring READV",
+	  .rights = CAP_READ,
+	  .make = file,
+	  .op = op_readv,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring WRITEV",
+	  .rights = CAP_WRITE,
+	  .make = file,
+	  .op = op_writev,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring FSYNC",
+	  .rights = CAP_FSYNC,
+	  .make = file,
+	  .op = op_fsync,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	{ .name = "io_uring SYNC_FILE_RANGE",
+	  .rights = CAP_FSYNC,
+	  .make = file,
+	  .op = op_sync_file_range,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	/* The stock hooks ask the floor's CAP_WRITE, not its CAP_SEEK. */
+	{ .name = "io_uring FALLOCATE",
+	  .rights = CAP_WRITE,
+	  .make = file,
+	  .op = op_fallocate,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring FALLOCATE needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file,
+	  .op = op_fallocate,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	{ .name = "io_uring SEND",
+	  .rights = CAP_SEND,
+	  .make = stream,
+	  .op = op_send,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring RECV",
+	  .rights = CAP_RECV,
+	  .make = stream,
+	  .op = op_recv,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring SHUTDOWN",
+	  .rights = CAP_SHUTDOWN,
+	  .make = stream,
+	  .op = op_shutdown,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring POLL_ADD",
+	  .rights = CAP_EVENT,
+	  .make = pipe_read_end,
+	  .op = op_poll_add,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	{ .name = "io_uring TEE input needs read",
+	  .rights = CAP_READ,
+	  .make = pipe_read_end,
+	  .op = op_tee_in,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	{ .name = "io_uring TEE output needs write",
+	  .rights = CAP_WRITE,
+	  .make = pipe_write_end,
+	  .op = op_tee_out,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	{ .name = "io_uring SPLICE input needs read",
+	  .rights = CAP_READ,
+	  .make = pipe_read_end,
+	  .op = op_splice_in,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	{ .name = "io_uring SPLICE output needs write",
+	  .rights = CAP_WRITE,
+	  .make = pipe_write_end,
+	  .op = op_splice_out,
+	  .stock = GAP,
+	  .patched = REFUSED },
+};
+SELFTEST_RIGHTS_ROWS(uring_rows, "uring_rights_with_and_without")
+
+SELFTEST(uring_rights_with_and_without)
+{
+	if (!fixture_loaded())
+		return;
+	rows_run(uring_rows, sizeof(uring_rows) / sizeof(uring_rows[0]));
+}
