@@ -324,7 +324,9 @@ static __always_inline int op_learn(void)
 	if (!caller_is_host_admin())
 		return -EPERM;
 	p = current_proc();
-	if (p && (p->flags & (CAPSICUM_PROC_CAPMODE | CAPSICUM_PROC_LIMITED)))
+	/* A table shared with another process may hold that one's limits. */
+	if (p && (in_capmode(p) || table_limited(p) ||
+		  (p->flags & CAPSICUM_PROC_INCOMPLETE)))
 		return -EPERM;
 	p = proc_get_or_create();
 	if (!p)

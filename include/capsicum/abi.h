@@ -287,7 +287,8 @@ enum capsicum_op {
  * is that id) and then allowed. Only for a caller with CAP_SYS_ADMIN in
  * the initial user namespace, and only before the process has any
  * restriction of its own (not in capability mode, no descriptor ever
- * limited): EPERM otherwise, so a sandbox cannot switch itself off.
+ * limited, no fd table shared with another process that may limit it):
+ * EPERM otherwise, so a sandbox cannot switch itself off.
  * Inherited by children, kept over exec, never cleared.
  *
  * CAPSICUM_OP_LEARN_ID answers CAPSICUM_STATUS_ANSWER + bits
