@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -671,4 +672,72 @@ SELFTEST(uring_rights_with_and_without)
 	if (!fixture_loaded())
 		return;
 	rows_run(uring_rows, sizeof(uring_rows) / sizeof(uring_rows[0]));
+}
+
+/*
+ * ASYNC_CANCEL by descriptor, with nothing to cancel (-ENOENT): one
+ * completion on a pipe's read end limited as asked.
+ */
+static int cancel_by_fd(struct uring *u, uint64_t drop)
+{
+	struct io_uring_sqe *sqe;
+	cap_rights_t r;
+	int p[2], res;
+
+	if (pipe(p))
+		return -errno;
+	CAP_ALL(&r);
+	if (drop)
+		cap_rights_clear(&r, drop);
+	if (cap_rights_limit(p[0], &r)) {
+		res = -errno;
+	} else {
+		sqe = uring_sqe(u, IORING_OP_ASYNC_CANCEL, -1);
+		sqe->fd = p[0];
+		sqe->cancel_flags = IORING_ASYNC_CANCEL_FD;
+		res = uring_run(u);
+	}
+	close(p[0]);
+	close(p[1]);
+	return res;
+}
+
+/*
+ * An opcode that looks a descriptor up but has no row of
+ * CAPSICUM_URING_OPS (ASYNC_CANCEL by descriptor): the patched kernel
+ * asks every right of it, so the lookup of a descriptor limited to
+ * every right works and one limited to every right but any one fails
+ * (-EBADF), each right in turn. The stock kernels see no descriptor:
+ * the gap, the cancel's own -ENOENT.
+ */
+SELFTEST(uring_unrowed_opcode_needs_every_right)
+{
+	static const uint64_t all[] = { CAP_ALL0, CAP_ALL1 };
+	int without = fixture_patched_kernel() ? -EBADF : -ENOENT;
+	struct uring u;
+	char what[64];
+	int res;
+
+	if (!fixture_loaded())
+		return;
+	res = uring_init(&u, false);
+	if (res == -ENOSYS || res == -EPERM)
+		selftest_skip("io_uring is not available here");
+	if (!ASSERT_EQ(res, 0, "io_uring_setup") ||
+	    !ASSERT_EQ(cancel_by_fd(&u, 0), -ENOENT, "every right"))
+		return;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		uint64_t idx = all[i] & CAP_RIGHTS_INDEX_MASK;
+		uint64_t bits = all[i] & CAP_RIGHTS_BITS_MASK;
+
+		for (int b = 0; b < 64; b++) {
+			if (!(bits & (1ULL << b)))
+				continue;
+			snprintf(what, sizeof(what), "without word %zu bit %d",
+				 i, b);
+			ASSERT_EQ(cancel_by_fd(&u, idx | (1ULL << b)), without,
+				  what);
+		}
+	}
+	uring_exit(&u);
 }
