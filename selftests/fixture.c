@@ -21,6 +21,7 @@
 #include <sys/procdesc.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -406,6 +407,16 @@ void fixture_dup2_race_stop(struct fixture_dup2_race *r)
 {
 	r->stop = true;
 	pthread_join(r->th, NULL);
+}
+
+unsigned int fixture_kernel_version(void)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return 0; /* older than every kernel: a row says so */
+	return FIXTURE_KERNEL(major, minor);
 }
 
 bool fixture_patched_kernel(void)

@@ -16,6 +16,12 @@
 
 /* The patched kernel (kernel/): its fget hook is in the running BTF. */
 bool fixture_patched_kernel(void);
+/*
+ * The running kernel's release as FIXTURE_KERNEL(major, minor), from
+ * uname: for operations a kernel of the matrix does not have yet.
+ */
+#define FIXTURE_KERNEL(major, minor) ((major) << 8 | (minor))
+unsigned int fixture_kernel_version(void);
 
 /* Root loads the programs on first need; uid 1000 finds them pinned. */
 bool fixture_loaded(void);

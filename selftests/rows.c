@@ -170,15 +170,27 @@ void rows_run(const struct rights_row *rows, size_t n)
 {
 	bool patched = fixture_patched_kernel();
 
+	unsigned int kernel = fixture_kernel_version();
+
 	for (size_t i = 0; i < n; i++) {
 		const struct rights_row *row = &rows[i];
 		const struct row_expect *e = expect_of(row, patched);
+		struct row_expect older;
+		char a[32];
 
 		if (!selftest_row_selected(row->name))
 			continue;
 		if (!ASSERT_TRUE(e->set, row->name) ||
 		    !ASSERT_TRUE(row->rights || row->fcntls, row->name))
 			continue;
+		if (row->since && kernel < row->since) {
+			older = *e;
+			older.with = older.without = row->unknown;
+			e = &older;
+			printf("    row '%s': not before %u.%u, expects %s\n",
+			       row->name, row->since >> 8, row->since & 0xff,
+			       result_name(row->unknown, a));
+		}
 		check(row, "with", 0, 0, false, e->with, patched);
 		check_without(row, false, e->without, patched);
 		check(row, "capmode_with", 0, 0, true, e->capmode_with,

@@ -60,6 +60,15 @@ struct rights_row {
 	int (*make)(void); /* the descriptor, or -1 */
 	int (*op)(int fd); /* the call: 0, or -1 with errno */
 	struct row_expect stock, patched;
+	/*
+	 * The first kernel with the operation (FIXTURE_KERNEL(6, 11)), 0
+	 * for all: on an older one `with` and `without` give .unknown
+	 * instead, the kernel's answer to an operation it does not have
+	 * (EINVAL for an io_uring opcode it does not know), and the run
+	 * says so. Capability mode's variants stay as the row says.
+	 */
+	unsigned int since;
+	int unknown;
 };
 
 /*

@@ -19,9 +19,13 @@
 
 #include <capsicum/abi.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
+#include <stdio.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 /* How a row's request is run: inline, punted to io-wq, or by SQPOLL. */
@@ -29,9 +33,38 @@ enum how { INLINE, ASYNC, SQPOLL };
 
 static char buf[8];
 static struct iovec iov = { buf, 1 };
+static struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+/* A listening socket's address (CONNECT's peer), from getsockname. */
+static struct sockaddr_un peer;
+static socklen_t peer_len;
+/* An unnamed AF_UNIX address: bind picks a free abstract name. */
+static const sa_family_t autobind = AF_UNIX;
 
 /* The other end of the pipe or socket a row's descriptor is an end of. */
 static int other = -1;
+
+/*
+ * What the ring needs before op: READ_FIXED and WRITE_FIXED name a
+ * registered buffer, READ_MULTISHOT takes one from a provided group. 0 or
+ * -errno.
+ */
+static int ring_ready(struct uring *u, int op)
+{
+	struct io_uring_sqe *sqe;
+
+	if (op == IORING_OP_READ_FIXED || op == IORING_OP_WRITE_FIXED)
+		return uring_register_buffer(u, buf, sizeof(buf));
+	if (op != URING_OP_READ_MULTISHOT)
+		return 0;
+	/* One buffer (its fd field is the count), id 0 of group 0. */
+	sqe = uring_sqe(u, IORING_OP_PROVIDE_BUFFERS, 1);
+	sqe->addr = (uintptr_t)buf;
+	sqe->len = sizeof(buf);
+	sqe->buf_group = 0;
+	sqe->off = 0;
+	return uring_run(u);
+}
 
 /*
  * Runs the request op on fd (off: its offset; in: a second descriptor,
@@ -48,6 +81,9 @@ static int run(int op, int fd, __u64 off, int in, enum how how)
 		errno = -res;
 		return -1;
 	}
+	res = ring_ready(&u, op);
+	if (res)
+		goto out;
 	sqe = uring_sqe(&u, op, fd);
 	sqe->off = off;
 	sqe->addr = (uintptr_t)buf;
@@ -86,15 +122,60 @@ static int run(int op, int fd, __u64 off, int in, enum how how)
 		if (op == IORING_OP_TEE)
 			sqe->off = 0;
 		break;
+	case IORING_OP_SENDMSG:
+	case IORING_OP_RECVMSG:
+	case IORING_OP_SENDMSG_ZC:
+		sqe->addr = (uintptr_t)&msg;
+		break;
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED:
+		sqe->buf_index = 0; /* the buffer ring_ready registered */
+		break;
+	case URING_OP_READ_MULTISHOT:
+		/* Into a buffer of group 0, which ring_ready provided. */
+		sqe->addr = 0;
+		sqe->len = 0;
+		sqe->flags |= IOSQE_BUFFER_SELECT;
+		sqe->buf_group = 0;
+		break;
+	case IORING_OP_ACCEPT:
+	case URING_OP_LISTEN:
+	case IORING_OP_MSG_RING:
+	case URING_OP_FTRUNCATE:
+		/* No address; LISTEN's backlog 1, MSG_RING posts res 0. */
+		sqe->addr = 0;
+		sqe->len = op == URING_OP_LISTEN;
+		break;
+	case IORING_OP_CONNECT:
+		sqe->addr = (uintptr_t)&peer;
+		sqe->addr2 = peer_len;
+		sqe->len = 0;
+		break;
+	case URING_OP_BIND:
+		sqe->addr = (uintptr_t)&autobind;
+		sqe->addr2 = sizeof(autobind);
+		sqe->len = 0;
+		break;
+	case IORING_OP_URING_CMD:
+		sqe->addr = 0;
+		sqe->len = 0;
+		sqe->cmd_op = URING_SOCKET_SIOCINQ;
+		break;
 	}
 	res = uring_run(&u);
+out:
 	uring_exit(&u);
 	if (res < 0) {
 		errno = -res;
 		return -1;
 	}
-	/* POLL_ADD gives the mask, the others the bytes (1) or 0. */
-	if (op == IORING_OP_POLL_ADD ? !(res & POLLIN) : res > 1) {
+	/*
+	 * POLL_ADD gives the mask, ACCEPT the accepted descriptor, the
+	 * others the bytes (1) or 0.
+	 */
+	if (op == IORING_OP_POLL_ADD ? !(res & POLLIN)
+	    : op == IORING_OP_ACCEPT ? false
+				     : res > 1) {
 		errno = EPROTO;
 		return -1;
 	}
@@ -140,6 +221,77 @@ static int stream(void)
 		return -1;
 	other = sv[1];
 	return sv[0];
+}
+
+/* A UDP socket connected to itself on loopback: zero-copy sends need one. */
+static int udp(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) ||
+	    connect(fd, (struct sockaddr *)&a, len))
+		return -1;
+	return fd;
+}
+
+/* A stream socket bound to a free abstract name and listening (peer). */
+static int listener(void)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	peer_len = sizeof(peer);
+	if (fd < 0 ||
+	    bind(fd, (const struct sockaddr *)&autobind, sizeof(autobind)) ||
+	    listen(fd, 1) ||
+	    getsockname(fd, (struct sockaddr *)&peer, &peer_len))
+		return -1;
+	return fd;
+}
+
+/* A listening socket with a connection waiting (other: its client). */
+static int pending(void)
+{
+	int fd = listener();
+
+	other = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || other < 0 ||
+	    connect(other, (const struct sockaddr *)&peer, peer_len))
+		return -1;
+	return fd;
+}
+
+/* A fresh stream socket, a listener to connect to open (other). */
+static int unconnected(void)
+{
+	other = listener();
+	return other < 0 ? -1 : socket(AF_UNIX, SOCK_STREAM, 0);
+}
+
+/* A fresh stream socket; bound by autobind, to listen on. */
+static int unbound(void)
+{
+	return socket(AF_UNIX, SOCK_STREAM, 0);
+}
+static int bound(void)
+{
+	int fd = unbound();
+
+	if (fd < 0 ||
+	    bind(fd, (const struct sockaddr *)&autobind, sizeof(autobind)))
+		return -1;
+	return fd;
+}
+
+/* Another ring's descriptor, for MSG_RING to post a completion into. */
+static int target_ring(void)
+{
+	struct io_uring_params p = { 0 };
+
+	return (int)syscall(__NR_io_uring_setup, 4, &p);
 }
 
 /* --- requests ----------------------------------------------------------*/
@@ -195,6 +347,66 @@ static int op_recv(int fd)
 static int op_shutdown(int fd)
 {
 	return run(IORING_OP_SHUTDOWN, fd, 0, -1, INLINE);
+}
+static int op_ftruncate(int fd)
+{
+	return run(URING_OP_FTRUNCATE, fd, 0, -1, INLINE);
+}
+static int op_sendmsg(int fd)
+{
+	return run(IORING_OP_SENDMSG, fd, 0, -1, INLINE);
+}
+static int op_recvmsg(int fd)
+{
+	return run(IORING_OP_RECVMSG, fd, 0, -1, INLINE);
+}
+static int op_accept(int fd)
+{
+	return run(IORING_OP_ACCEPT, fd, 0, -1, INLINE);
+}
+static int op_connect(int fd)
+{
+	return run(IORING_OP_CONNECT, fd, 0, -1, INLINE);
+}
+static int op_read_fixed(int fd)
+{
+	return run(IORING_OP_READ_FIXED, fd, -1ULL, -1, INLINE);
+}
+static int op_read_fixed_at(int fd)
+{
+	return run(IORING_OP_READ_FIXED, fd, 2, -1, INLINE);
+}
+static int op_write_fixed(int fd)
+{
+	return run(IORING_OP_WRITE_FIXED, fd, -1ULL, -1, INLINE);
+}
+static int op_send_zc(int fd)
+{
+	return run(IORING_OP_SEND_ZC, fd, 0, -1, INLINE);
+}
+static int op_sendmsg_zc(int fd)
+{
+	return run(IORING_OP_SENDMSG_ZC, fd, 0, -1, INLINE);
+}
+static int op_bind(int fd)
+{
+	return run(URING_OP_BIND, fd, 0, -1, INLINE);
+}
+static int op_listen(int fd)
+{
+	return run(URING_OP_LISTEN, fd, 0, -1, INLINE);
+}
+static int op_msg_ring(int fd)
+{
+	return run(IORING_OP_MSG_RING, fd, 0, -1, INLINE);
+}
+static int op_read_multishot(int fd)
+{
+	return run(URING_OP_READ_MULTISHOT, fd, -1ULL, -1, INLINE);
+}
+static int op_uring_cmd(int fd)
+{
+	return run(IORING_OP_URING_CMD, fd, 0, -1, INLINE);
 }
 static int op_poll_add(int fd)
 {
@@ -351,6 +563,107 @@ static const struct rights_row uring_rows[] = {
 	  .op = op_splice_out,
 	  .stock = GAP,
 	  .patched = REFUSED },
+	{ .name = "io_uring FTRUNCATE",
+	  .rights = CAP_FTRUNCATE,
+	  .make = file,
+	  .op = op_ftruncate,
+	  .stock = FLOOR,
+	  .patched = REFUSED,
+	  .since = FIXTURE_KERNEL(6, 9),
+	  .unknown = EINVAL },
+	{ .name = "io_uring SENDMSG",
+	  .rights = CAP_SEND,
+	  .make = stream,
+	  .op = op_sendmsg,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring RECVMSG",
+	  .rights = CAP_RECV,
+	  .make = stream,
+	  .op = op_recvmsg,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring ACCEPT",
+	  .rights = CAP_ACCEPT,
+	  .make = pending,
+	  .op = op_accept,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring CONNECT",
+	  .rights = CAP_CONNECT,
+	  .make = unconnected,
+	  .op = op_connect,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring READ_FIXED",
+	  .rights = CAP_READ,
+	  .make = file,
+	  .op = op_read_fixed,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring READ_FIXED at an offset needs seek",
+	  .rights = CAP_SEEK,
+	  .make = file,
+	  .op = op_read_fixed_at,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	{ .name = "io_uring WRITE_FIXED",
+	  .rights = CAP_WRITE,
+	  .make = file,
+	  .op = op_write_fixed,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring SEND_ZC",
+	  .rights = CAP_SEND,
+	  .make = udp,
+	  .op = op_send_zc,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
+	{ .name = "io_uring BIND",
+	  .rights = CAP_BIND,
+	  .make = unbound,
+	  .op = op_bind,
+	  .stock = FLOOR,
+	  .patched = REFUSED,
+	  .since = FIXTURE_KERNEL(6, 11),
+	  .unknown = EINVAL },
+	{ .name = "io_uring LISTEN",
+	  .rights = CAP_LISTEN,
+	  .make = bound,
+	  .op = op_listen,
+	  .stock = FLOOR,
+	  .patched = REFUSED,
+	  .since = FIXTURE_KERNEL(6, 11),
+	  .unknown = EINVAL },
+	{ .name = "io_uring MSG_RING",
+	  .rights = CAP_WRITE,
+	  .make = target_ring,
+	  .op = op_msg_ring,
+	  .stock = GAP,
+	  .patched = REFUSED },
+	{ .name = "io_uring READ_MULTISHOT",
+	  .rights = CAP_READ,
+	  .make = pipe_read_end,
+	  .op = op_read_multishot,
+	  .stock = FLOOR,
+	  .patched = REFUSED,
+	  .since = FIXTURE_KERNEL(6, 7),
+	  .unknown = EINVAL },
+	/* Sockets take io_uring commands since 6.7: SIOCINQ, 0 bytes. */
+	{ .name = "io_uring URING_CMD",
+	  .rights = CAP_IOCTL,
+	  .make = udp,
+	  .op = op_uring_cmd,
+	  .stock = FLOOR,
+	  .patched = REFUSED,
+	  .since = FIXTURE_KERNEL(6, 7),
+	  .unknown = EOPNOTSUPP },
+	{ .name = "io_uring SENDMSG_ZC",
+	  .rights = CAP_SEND,
+	  .make = udp,
+	  .op = op_sendmsg_zc,
+	  .stock = FLOOR,
+	  .patched = REFUSED },
 };
 SELFTEST_RIGHTS_ROWS(uring_rows, "uring_rights_with_and_without")
 
@@ -359,4 +672,72 @@ SELFTEST(uring_rights_with_and_without)
 	if (!fixture_loaded())
 		return;
 	rows_run(uring_rows, sizeof(uring_rows) / sizeof(uring_rows[0]));
+}
+
+/*
+ * ASYNC_CANCEL by descriptor, with nothing to cancel (-ENOENT): one
+ * completion on a pipe's read end limited as asked.
+ */
+static int cancel_by_fd(struct uring *u, uint64_t drop)
+{
+	struct io_uring_sqe *sqe;
+	cap_rights_t r;
+	int p[2], res;
+
+	if (pipe(p))
+		return -errno;
+	CAP_ALL(&r);
+	if (drop)
+		cap_rights_clear(&r, drop);
+	if (cap_rights_limit(p[0], &r)) {
+		res = -errno;
+	} else {
+		sqe = uring_sqe(u, IORING_OP_ASYNC_CANCEL, -1);
+		sqe->fd = p[0];
+		sqe->cancel_flags = IORING_ASYNC_CANCEL_FD;
+		res = uring_run(u);
+	}
+	close(p[0]);
+	close(p[1]);
+	return res;
+}
+
+/*
+ * An opcode that looks a descriptor up but has no row of
+ * CAPSICUM_URING_OPS (ASYNC_CANCEL by descriptor): the patched kernel
+ * asks every right of it, so the lookup of a descriptor limited to
+ * every right works and one limited to every right but any one fails
+ * (-EBADF), each right in turn. The stock kernels see no descriptor:
+ * the gap, the cancel's own -ENOENT.
+ */
+SELFTEST(uring_unrowed_opcode_needs_every_right)
+{
+	static const uint64_t all[] = { CAP_ALL0, CAP_ALL1 };
+	int without = fixture_patched_kernel() ? -EBADF : -ENOENT;
+	struct uring u;
+	char what[64];
+	int res;
+
+	if (!fixture_loaded())
+		return;
+	res = uring_init(&u, false);
+	if (res == -ENOSYS || res == -EPERM)
+		selftest_skip("io_uring is not available here");
+	if (!ASSERT_EQ(res, 0, "io_uring_setup") ||
+	    !ASSERT_EQ(cancel_by_fd(&u, 0), -ENOENT, "every right"))
+		return;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		uint64_t idx = all[i] & CAP_RIGHTS_INDEX_MASK;
+		uint64_t bits = all[i] & CAP_RIGHTS_BITS_MASK;
+
+		for (int b = 0; b < 64; b++) {
+			if (!(bits & (1ULL << b)))
+				continue;
+			snprintf(what, sizeof(what), "without word %zu bit %d",
+				 i, b);
+			ASSERT_EQ(cancel_by_fd(&u, idx | (1ULL << b)), without,
+				  what);
+		}
+	}
+	uring_exit(&u);
 }

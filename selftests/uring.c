@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -105,8 +106,9 @@ int uring_wait(struct uring *u, uint64_t *user_data)
 		if (now() > until)
 			return -ETIME;
 		/* Refused in capability mode: the thread idles for 60 s. */
-		if (u->sqpoll && (__atomic_load_n(u->sq_flags, __ATOMIC_ACQUIRE) &
-				  IORING_SQ_NEED_WAKEUP))
+		if (u->sqpoll &&
+		    (__atomic_load_n(u->sq_flags, __ATOMIC_ACQUIRE) &
+		     IORING_SQ_NEED_WAKEUP))
 			syscall(__NR_io_uring_enter, u->fd, 0, 0,
 				IORING_ENTER_SQ_WAKEUP, NULL, 0);
 		sched_yield();
@@ -124,9 +126,8 @@ int uring_run(struct uring *u)
 	int err;
 
 	uring_push(u);
-	if (!u->sqpoll &&
-	    syscall(__NR_io_uring_enter, u->fd, 1, 1, IORING_ENTER_GETEVENTS,
-		    NULL, 0) < 0) {
+	if (!u->sqpoll && syscall(__NR_io_uring_enter, u->fd, 1, 1,
+				  IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
 		err = -errno;
 		return err;
 	}
@@ -137,6 +138,16 @@ int uring_register_files(struct uring *u, const int *fds, unsigned int n)
 {
 	if (syscall(__NR_io_uring_register, u->fd, IORING_REGISTER_FILES, fds,
 		    n) < 0)
+		return -errno;
+	return 0;
+}
+
+int uring_register_buffer(struct uring *u, void *buf, size_t len)
+{
+	struct iovec iov = { buf, len };
+
+	if (syscall(__NR_io_uring_register, u->fd, IORING_REGISTER_BUFFERS,
+		    &iov, 1) < 0)
 		return -errno;
 	return 0;
 }

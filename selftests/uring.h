@@ -10,11 +10,15 @@
 
 #include <linux/io_uring.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Opcodes newer than this machine's headers (Linux 6.1). */
+#define URING_OP_READ_MULTISHOT	  49
 #define URING_OP_FIXED_FD_INSTALL 54
 #define URING_OP_FTRUNCATE	  55
+#define URING_OP_BIND		  56
+#define URING_OP_LISTEN		  57
 /* IORING_OP_URING_CMD on a socket (Linux 6.7). */
 #define URING_SOCKET_SIOCINQ 0
 
@@ -45,5 +49,7 @@ int uring_wait(struct uring *u, uint64_t *user_data);
 int uring_run(struct uring *u);
 /* Registers fds as the ring's fixed files 0..n-1. */
 int uring_register_files(struct uring *u, const int *fds, unsigned int n);
+/* Registers [buf, buf + len) as the ring's fixed buffer 0. */
+int uring_register_buffer(struct uring *u, void *buf, size_t len);
 
 #endif
