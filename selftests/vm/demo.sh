@@ -1,8 +1,8 @@
 #!/bin/sh
 # `make run`: capsicumd was started at boot by its init script; sandbox a
-# program with capctl run, and another in capability mode, and show what
-# capctl sees. The program is the
-# selftests' waiter: it says it runs on a pipe, then waits for stdin's EOF.
+# program with capctl run, and another in capability mode, show what
+# capctl sees, and learn a policy. The program is the selftests' waiter:
+# it says it runs on a pipe, then waits for stdin's EOF.
 set -e
 # capctl commands below show their output even when they report trouble.
 echo "demo: capsicumd: $(/etc/init.d/capsicumd status)"
@@ -37,4 +37,9 @@ echo "demo: \$ capctl fds $cpid"
 capctl fds "$cpid"
 exec 5>&- 7>&-
 wait "$pid" "$cpid"
+# Learning: busybox's shell under capability mode reads a file by its
+# absolute path; the refusals are recorded, then allowed, and capctl
+# suggests the command line that lets that run through.
+echo "demo: \$ capctl run --learn --capmode -- busybox sh -c 'cat /tmp/demo-file'"
+capctl run --learn --capmode -- /bin/busybox sh -c 'cat /tmp/demo-file'
 echo "demo: done"
