@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "ask.h"
+#include "audit_line.h"
 #include "commands.h"
 #include "counters.h"
 #include "learn.h"
@@ -33,6 +34,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -227,12 +229,63 @@ static void supervise(struct supervisor *s)
 	}
 }
 
+/* Where capsicumd's audit log ended when the run started. */
+struct audit_mark {
+	FILE *f;
+	off_t at;
+	ino_t ino;
+};
+
+static void audit_mark(struct audit_mark *m)
+{
+	struct stat st;
+
+	m->f = fopen(CAPCTL_DEFAULT_AUDIT, "re");
+	if (m->f && !fstat(fileno(m->f), &st)) {
+		m->at = st.st_size;
+		m->ino = st.st_ino;
+	} else if (m->f) {
+		fclose(m->f);
+		m->f = NULL;
+	}
+}
+
+static void add_record(struct supervisor *s, const struct capsicum_denial *d,
+		       uint64_t start_ns)
+{
+	if (d->learn_id == s->id && d->time_ns >= start_ns &&
+	    learn_add(s->learn, d))
+		learn_incomplete(s->learn, "too many distinct refusals");
+}
+
+/* The log's lines from the mark on: false if it was rotated meanwhile. */
+static bool read_log_from_mark(struct supervisor *s, struct audit_mark *m,
+			       uint64_t start_ns)
+{
+	struct capsicum_denial d;
+	struct stat st;
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (stat(CAPCTL_DEFAULT_AUDIT, &st) || st.st_ino != m->ino ||
+	    st.st_size < m->at || fseeko(m->f, m->at, SEEK_SET))
+		return false;
+	while (getline(&line, &cap, m->f) > 0)
+		if (!audit_line_parse(line, &d))
+			add_record(s, &d, start_ns);
+	free(line);
+	return true;
+}
+
 /*
- * The BPF side's records of the tree, from capsicumd's audit log: asked
- * for after the program exited, and capsicumd drains the ring buffer
- * before it answers, so every record of the run is in the log by then.
+ * The BPF side's records of the tree, from capsicumd's audit log, read
+ * once the program is gone: capsicumd drains the ring buffer before it
+ * answers a query, so after one every record of the run is in the log.
+ * From where the log ended at the start of the run; if it cannot be read
+ * there, from an audit query's answer (the newest records that fit).
  */
 static void collect_bpf_records(struct supervisor *s, uint64_t start_ns,
+				struct audit_mark *m,
 				const struct capsicum_counters *before)
 {
 	struct query_answer_head h;
@@ -241,25 +294,29 @@ static void collect_bpf_records(struct supervisor *s, uint64_t start_ns,
 	size_t len = 0;
 	bool older_seen = false;
 
-	if (ask_daemon(QUERY_AUDIT, 0, &h, (void **)&rec, &len)) {
-		learn_incomplete(s->learn, "capsicumd's audit log could not "
-					   "be read: descriptor refusals are "
-					   "missing");
+	if (ask_daemon(m->f ? QUERY_STATUS : QUERY_AUDIT, 0, &h, (void **)&rec,
+		       &len)) {
+		learn_incomplete(s->learn, "capsicumd could not be asked: "
+					   "descriptor refusals are missing");
 		return;
 	}
-	for (size_t i = 0; i < len / sizeof(*rec); i++) {
-		if (rec[i].time_ns < start_ns)
-			older_seen = true;
-		if (rec[i].learn_id == s->id && rec[i].time_ns >= start_ns &&
-		    learn_add(s->learn, &rec[i]))
+	if (m->f) {
+		free(rec);
+		if (!read_log_from_mark(s, m, start_ns))
 			learn_incomplete(s->learn,
-					 "too many distinct refusals");
+					 "capsicumd's audit log was rotated "
+					 "during the run");
+	} else {
+		for (size_t i = 0; i < len / sizeof(*rec); i++) {
+			older_seen |= rec[i].time_ns < start_ns;
+			add_record(s, &rec[i], start_ns);
+		}
+		free(rec);
+		if (!older_seen)
+			learn_incomplete(s->learn,
+					 "the audit log's answer may not reach "
+					 "back to the start of the run");
 	}
-	free(rec);
-	if ((h.flags & QUERY_TRUNCATED) && !older_seen)
-		learn_incomplete(s->learn,
-				 "the audit log's answer did not "
-				 "reach back to the start of the run");
 	if (!counters_read(&after) &&
 	    after.denials_dropped != before->denials_dropped)
 		learn_incomplete(s->learn, "the denial ring buffer was full: "
@@ -306,6 +363,7 @@ int cmd_run_learn(const struct capctl_args *a)
 	const struct run_opts *r = &a->run;
 	struct supervisor s = { .sock = -1, .exec_pipe = -1, .pidfd = -1 };
 	struct capsicum_counters before = { 0 };
+	struct audit_mark mark = { 0 };
 	struct run_opts suggested;
 	static struct learn learnt;
 	int go[2], ex[2], status = 0, err;
@@ -321,6 +379,7 @@ int cmd_run_learn(const struct capctl_args *a)
 	s.learn = &learnt;
 	counters_read(&before);
 	start_ns = monotonic_ns();
+	audit_mark(&mark);
 	if (pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
 		perror("capctl: run --learn: pipe");
 		return CAPCTL_EXIT_ERROR;
@@ -364,7 +423,9 @@ int cmd_run_learn(const struct capctl_args *a)
 	}
 	if (s.setup_failed)
 		return exit_code_of(status);
-	collect_bpf_records(&s, start_ns, &before);
+	collect_bpf_records(&s, start_ns, &mark, &before);
+	if (mark.f)
+		fclose(mark.f);
 	learn_suggest(&learnt, &suggested);
 	learn_report(&learnt, &suggested, r->argv, stderr, a->json);
 	if (r->write_policy) {
