@@ -7,6 +7,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include <capsicum/abi.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <string.h>
 #include <sys/capsicum.h>
+#include <sys/prctl.h>
 #include <sys/procdesc.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -123,6 +125,18 @@ bool fixture_unload(void)
 	return ASSERT_OK(pinned_unload(), "unload the pinned state") &&
 	       ASSERT_TRUE(fixture_wait_detached(),
 			   "programs detached once unpinned");
+}
+
+int fixture_self_bits(void)
+{
+	struct capsicum_req req = { .magic = CAPSICUM_REQ_MAGIC,
+				    .version = CAPSICUM_ABI_VERSION,
+				    .op = CAPSICUM_OP_SELF };
+
+	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
+	    errno < CAPSICUM_STATUS_SELF || errno >= CAPSICUM_STATUS_SELF + 32)
+		return -1;
+	return errno - CAPSICUM_STATUS_SELF;
 }
 
 int fixture_run(char *const argv[])

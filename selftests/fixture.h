@@ -39,6 +39,11 @@ bool fixture_unload(void);
  * left in the system, false after a bound.
  */
 bool fixture_wait_detached(void);
+/*
+ * The BPF side's view of the calling process (CAPSICUM_OP_SELF): its
+ * CAPSICUM_SELF_* bits, or -1.
+ */
+int fixture_self_bits(void);
 /* Runs argv (argv[0] found on PATH); its exit status, or -1. */
 int fixture_run(char *const argv[]);
 /*

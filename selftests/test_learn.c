@@ -41,19 +41,6 @@ static int learn_enable(void)
 	return errno == CAPSICUM_STATUS_OK ? 0 : -1;
 }
 
-/* The caller's CAPSICUM_SELF_* bits, or -1. */
-static int self_bits(void)
-{
-	struct capsicum_req req = { .magic = CAPSICUM_REQ_MAGIC,
-				    .version = CAPSICUM_ABI_VERSION,
-				    .op = CAPSICUM_OP_SELF };
-
-	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
-	    errno < CAPSICUM_STATUS_SELF || errno >= CAPSICUM_STATUS_SELF + 32)
-		return -1;
-	return errno - CAPSICUM_STATUS_SELF;
-}
-
 /* What a process does before it asks to learn. */
 static int limit_stdin(void)
 {
@@ -100,7 +87,7 @@ static int learn_case_run(const struct learn_case *c)
 		return ASSERT_ERRNO(learn_enable(), c->err, c->what) ? 0 : 1;
 	if (!ASSERT_OK(learn_enable(), c->what))
 		return 1;
-	bits = self_bits();
+	bits = fixture_self_bits();
 	return ASSERT_TRUE(bits >= 0 && (bits & CAPSICUM_SELF_LEARNING),
 			   "SELF says learning")
 		       ? 0
@@ -118,7 +105,7 @@ SELFTEST(learn_needs_the_host_admin_and_no_sandbox)
 		return;
 	if (!selftest_is_root()) {
 		ASSERT_ERRNO(learn_enable(), EPERM, "a user cannot learn");
-		ASSERT_EQ(self_bits() & CAPSICUM_SELF_LEARNING, 0,
+		ASSERT_EQ(fixture_self_bits() & CAPSICUM_SELF_LEARNING, 0,
 			  "and does not");
 		return;
 	}

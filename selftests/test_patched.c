@@ -899,22 +899,6 @@ SELFTEST(compat_rights_with_and_without)
 }
 
 /*
- * The BPF side's view of the calling process (CAPSICUM_OP_SELF): the
- * CAPSICUM_SELF_* bits, or -1.
- */
-static int self_bits(void)
-{
-	struct capsicum_req req = { .magic = CAPSICUM_REQ_MAGIC,
-				    .version = CAPSICUM_ABI_VERSION,
-				    .op = CAPSICUM_OP_SELF };
-
-	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0 ||
-	    errno < CAPSICUM_STATUS_SELF || errno >= CAPSICUM_STATUS_SELF + 8)
-		return -1;
-	return errno - CAPSICUM_STATUS_SELF;
-}
-
-/*
  * A process without state: the kernel's gate is off (the flag read by
  * the BPF side, so this fails if any state leaked into it, e.g. from
  * the test runner), nothing is checked, EBADF stays EBADF. The same
@@ -931,7 +915,7 @@ SELFTEST(patched_process_without_state_is_unchanged)
 		cap_rights_t r;
 		char c;
 
-		if (self_bits() != 0)
+		if (fixture_self_bits() != 0)
 			_exit(5);
 		if (cap_rights_get(fd, &r) ||
 		    !cap_rights_is_set(&r, CAP_FCHDIR))
@@ -942,10 +926,10 @@ SELFTEST(patched_process_without_state_is_unchanged)
 			_exit(3);
 		if (lseek(p[0], 0, SEEK_CUR) != -1 || errno != EBADF)
 			_exit(4);
-		if (self_bits() != 0)
+		if (fixture_self_bits() != 0)
 			_exit(6);
 		if (fixture_limit(p[1], CAP_WRITE, 0, 0) ||
-		    self_bits() !=
+		    fixture_self_bits() !=
 			    (CAPSICUM_SELF_STATE | CAPSICUM_SELF_FGET_CHECK))
 			_exit(7);
 		_exit(0);
