@@ -482,7 +482,20 @@ SELFTEST(capsicumd_two_started_at_once_one_wins)
 	pa = start_on(go[0], a);
 	pb = start_on(go[0], b);
 	close(go[0]);
-	ASSERT_EQ(write(go[1], "gg", 2), 2, "release both at once");
+	/*
+	 * A failed fork or release must fail the test by name, with its
+	 * errno, not leave it waiting for children that never start.
+	 */
+	if (!ASSERT_TRUE(pa > 0 && pb > 0, "both forked") ||
+	    !ASSERT_OK(write(go[1], "gg", 2) == 2 ? 0 : -1,
+		       "release both at once")) {
+		if (pa > 0)
+			fixture_kill_and_wait(pa, SIGKILL);
+		if (pb > 0)
+			fixture_kill_and_wait(pb, SIGKILL);
+		close(go[1]);
+		return;
+	}
 	close(go[1]);
 	sa = selftest_wait(pa);
 	sb = selftest_wait(pb);
