@@ -298,6 +298,31 @@ ssize_t cap_ioctls_get(int fd, cap_ioctl_t *cmds, size_t maxcmds)
 	return a.nioctls;
 }
 
+__u32 capsicum_learn_id(void)
+{
+	struct capsicum_req req;
+	int saved = errno, bits = 0;
+	__u32 id = 0;
+
+	/* One request decides it for every process that does not learn. */
+	req_init(&req, CAPSICUM_OP_SELF);
+	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) < 0)
+		bits = errno - CAPSICUM_STATUS_SELF;
+	errno = saved;
+	if (bits < 0 || bits >= 32 || !(bits & CAPSICUM_SELF_LEARNING))
+		return 0;
+	for (int bit = 0; bit < 32; bit += CAPSICUM_ANSWER_BITS) {
+		int v = answer_piece_of(CAPSICUM_OP_LEARN_ID, 0, (size_t)bit);
+
+		if (v < 0) {
+			errno = saved;
+			return 0;
+		}
+		id |= (__u32)v << bit;
+	}
+	return id;
+}
+
 /* Set once this process image installed the filter (kept across fork). */
 static atomic_bool capmode_filter_installed;
 
@@ -308,33 +333,6 @@ static atomic_bool capmode_filter_installed;
  * path or a privilege, so no limit, chroot() or setuid() before can make
  * this fail open (doc/capmode.md).
  */
-__u32 capsicum_learn_id(void)
-{
-	struct capsicum_req req;
-	int saved = errno, bits;
-	__u32 id = 0;
-
-	/* One request decides it for every process that does not learn. */
-	req_init(&req, CAPSICUM_OP_SELF);
-	if (prctl(CAPSICUM_PRCTL_OPTION, &req, 0, 0, 0) >= 0)
-		bits = 0;
-	else
-		bits = errno - CAPSICUM_STATUS_SELF;
-	for (int bit = 0; bits >= 0 && bits < 32 &&
-			  (bits & CAPSICUM_SELF_LEARNING) && bit < 32;
-	     bit += CAPSICUM_ANSWER_BITS) {
-		int v = answer_piece_of(CAPSICUM_OP_LEARN_ID, 0, (size_t)bit);
-
-		if (v < 0) {
-			id = 0;
-			break;
-		}
-		id |= (__u32)v << bit;
-	}
-	errno = saved;
-	return id;
-}
-
 int cap_enter(void)
 {
 	int saved = errno;
