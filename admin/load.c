@@ -83,19 +83,24 @@ static const struct {
 	/* io_uring's lookups, noted for the fget hook: every kernel has it. */
 	{ "capsicum_uring_note", "bpf_lsm_file_fget" },
 	{ "capsicum_uring_unnote", "bpf_lsm_file_fget" },
+	/* exec_read_check's stand-in where file_permission is not loaded. */
+	{ "capsicum_exec_interp", "bpf_lsm_file_fget" },
 };
 
 /*
  * Programs the patched kernel makes unnecessary: each stays out where the
  * kernel's BTF has the function it names. A kernel that keeps lookups
  * from a descriptor beneath it (lookup_beneath.bpf.h) needs no check of
- * each step of a walk, which every process would pay for.
+ * each step of a walk, which every process would pay for; one whose fget
+ * hook decides every read and write by its descriptor (fget.bpf.h) needs
+ * no check of each read and write, which every process would pay for too.
  */
 static const struct {
 	const char *prog;
 	const char *func;
 } superseded_progs[] = {
 	{ "capsicum_inode_permission", "bpf_lsm_lookup_beneath" },
+	{ "capsicum_file_permission", "bpf_lsm_file_fget" },
 };
 
 static bool btf_has_func(const struct btf *btf, const char *func)

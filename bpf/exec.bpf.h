@@ -104,4 +104,28 @@ static __noinline int exec_read_check(struct file *file)
 	return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);
 }
 
+/*
+ * The patched kernel loads no file_permission program (admin/load.c),
+ * so exec_read_check never runs there. The interpreter's lookup is
+ * refused one step earlier instead: open_exec() allocates its file
+ * before it looks any name up, and in capability mode, once
+ * bprm_check_security took this exec's program (exec_state), the
+ * ELF loader allocates no other file (a static program, none at all).
+ */
+SEC("?lsm/file_alloc_security")
+int BPF_PROG(capsicum_exec_interp, struct file *file)
+{
+	struct capsicum_proc *p;
+
+	if (no_capsicum_state())
+		return 0;
+	p = current_proc();
+	if (!p || !in_capmode(p) || !exec_state_of())
+		return 0;
+	/* Between this exec's bprm_check and its end, not after it. */
+	if (!BPF_CORE_READ_BITFIELD(bpf_get_current_task_btf(), in_execve))
+		return 0;
+	return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);
+}
+
 #endif

@@ -27,6 +27,16 @@ struct fget_need {
 };
 
 /*
+ * io_submit's lookup asks every right an iocb can (aio_op's rights, of
+ * one word); IOCB_CMD_POLL's CAP_EVENT is of the other, added here.
+ */
+static __always_inline void fget_aio_poll(long nr, struct fget_need *n)
+{
+	if (nr == NR_io_submit)
+		n->need[OPT_IDX(CAP_EVENT)] |= CAP_EVENT;
+}
+
+/*
  * The right the syscall needs on the descriptor it looked up, as the
  * table's rows say (optable.bpf.h, OPT_FGET_CASE): a syscall naming two
  * descriptors (splice, tee, epoll_ctl) asks each for its own. Nothing
@@ -43,8 +53,10 @@ fget_need_of(struct pt_regs *regs, long nr, int fd, struct file *file)
 
 	switch (nr) {
 		CAPSICUM_OPS(OPT_FGET_CASE)
+		CAPSICUM_OPS_RW(OPT_FGET_SUPERSEDED_CASE)
 		CAPSICUM_OPS_CHDIR(OPT_FGET_ALWAYS)
 	}
+	fget_aio_poll(nr, &n);
 	return n;
 }
 
@@ -55,8 +67,10 @@ static __always_inline struct fget_need fget_widest_of(long nr)
 
 	switch (nr) {
 		CAPSICUM_OPS(OPT_FGET_WIDEST_CASE)
+		CAPSICUM_OPS_RW(OPT_FGET_WIDEST_SUPERSEDED_CASE)
 		CAPSICUM_OPS_CHDIR(OPT_FGET_WIDEST_ALWAYS)
 	}
+	fget_aio_poll(nr, &n);
 	return n;
 }
 
@@ -84,11 +98,9 @@ static __always_inline long nr_of_x32(long nr)
  * rows. x32 passes the x86-64 arguments in the x86-64 registers, under
  * the x86-64 numbers or its own (CAPSICUM_OPT_X32_NRS): decided exactly.
  * i386 passes them in other registers, which the rules do not read: each
- * row asks its widest rights (fget_widest_of). io_uring's workers, and
- * lookups outside a syscall, are no compat call: nothing here (the stock
- * hooks decide what they do with a file). In a compat call's exit work
- * (io_uring's task work) its row is asked as well, which can only refuse
- * more: the stock hooks decide the request itself.
+ * row asks its widest rights (fget_widest_of). What else call_of cannot
+ * name reaches here only as io_uring_enter's lookup of its ring
+ * (fget_unclaimed takes the rest): nothing.
  */
 static __always_inline struct fget_need
 fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
@@ -96,13 +108,57 @@ fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
 {
 	long ax = regs->orig_ax;
 
-	if ((task->flags & PF_IO_WORKER) || ax < 0)
-		return (struct fget_need){};
 	if (task->thread_info.status & TS_COMPAT)
 		return fget_widest_of(nr_of_i386(ax));
 	if (!(ax & X32_SYSCALL_BIT))
-		return (struct fget_need){}; /* io_uring_enter's requests */
+		return (struct fget_need){}; /* io_uring_enter's ring */
 	return fget_need_of(regs, nr_of_x32(ax & ~X32_SYSCALL_BIT), fd, file);
+}
+
+/*
+ * A lookup that nothing checks again, and that no row decides: on this
+ * kernel file_permission is not loaded (admin/load.c), and io_uring's
+ * fixed files are never looked up by number again. io_uring's lookups
+ * for itself, outside a request's note (registering files,
+ * IORING_OP_FILES_UPDATE, EPOLL_CTL's target, a path request's dirfd),
+ * from io_uring_register, io_uring_enter, an io-wq or SQPOLL worker, or
+ * task work on the way back to user mode (after a syscall, a fault or
+ * an interrupt); a syscall whose ax a tracer rewrote looks the same; and
+ * a second descriptor an ioctl names (FICLONE's source, read by the
+ * kernel). Each needs every right: a limited descriptor never becomes a
+ * fixed file. The ring itself, and an ioctl's own descriptor (its hook
+ * stays), are not this.
+ */
+static __always_inline bool fget_unclaimed(struct task_struct *task,
+					   struct pt_regs *regs, int fd)
+{
+	long ax = regs->orig_ax, nr = ax;
+	int first = (int)SYS_ARG1(regs);
+	__u32 op = (__u32)SYS_ARG2(regs), flags = (__u32)SYS_ARG4(regs);
+
+	if (task->flags & PF_IO_WORKER)
+		return true;
+	if (ax < 0 || regs->ax != (unsigned long)-ENOSYS)
+		return true; /* no syscall, or after its return */
+	if (task->thread_info.status & TS_COMPAT) {
+		/* io_uring's calls have their x86-64 numbers on i386 too. */
+		if (ax != NR_io_uring_enter && ax != NR_io_uring_register)
+			nr = nr_of_i386(ax);
+		first = (int)IA32_ARG1(regs);
+		op = (__u32)IA32_ARG2(regs);
+		flags = (__u32)IA32_ARG4(regs);
+	} else if (ax & X32_SYSCALL_BIT) {
+		nr = nr_of_x32(ax & ~X32_SYSCALL_BIT);
+	}
+	/* A registered ring is named by its index: no lookup is the ring. */
+	if (nr == NR_io_uring_enter)
+		return first != fd || (flags & IORING_ENTER_REGISTERED_RING);
+	if (nr == NR_io_uring_register)
+		return first != fd ||
+		       (op & IORING_REGISTER_USE_REGISTERED_RING);
+	if (nr == NR_ioctl)
+		return first != fd;
+	return false;
 }
 
 SEC("?lsm/file_fget")
@@ -112,7 +168,6 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	struct capsicum_proc *p;
 	struct pt_regs *regs;
 	struct fget_need n = {};
-	__u64 walk;
 	long nr;
 
 	p = current_proc();
@@ -124,26 +179,17 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 				     CAPSICUM_HOOK_FGET);
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	if (task->flags & PF_DUMPCORE)
+		return 0; /* the kernel's own work: a core dump */
+	if (fget_unclaimed(task, regs, (int)fd))
+		return require_exact(p, file, (int)fd, CAP_ALL0, CAP_ALL1,
+				     CAPSICUM_HOOK_FGET);
 	nr = call_of(task, regs);
-	if (nr == NR_io_submit)
-		aio_note(file, (int)fd); /* for its read or write: aio_op */
-	walk = walk_dirfd_need((int)fd);
-	if (nr == NR_UNKNOWN) {
-		long named = named_syscall_of(task, regs);
-
-		/*
-		 * A native syscall's exit work (io_uring's task work: the
-		 * stock hooks decide the request, this can only refuse
-		 * more), or a syscall whose ax a tracer rewrote: the row
-		 * of the syscall the registers name. Else a compat call.
-		 */
-		n = named >= 0 ? fget_need_of(regs, named, (int)fd, file)
-			       : fget_compat_need_of(task, regs, (int)fd, file);
-	} else if (nr < 0)
-		n = (struct fget_need){}; /* the kernel's own */
+	if (nr == NR_UNKNOWN)
+		n = fget_compat_need_of(task, regs, (int)fd, file);
 	else
 		n = fget_need_of(regs, nr, (int)fd, file);
-	n.need[0] |= walk;
+	n.need[0] |= walk_dirfd_need((int)fd);
 	if (!n.need[0] && !n.need[1])
 		return 0;
 	/* The fd table maps fd to file right now: its entry is exact. */

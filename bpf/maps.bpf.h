@@ -266,26 +266,6 @@ struct {
 } exec_states SEC(".maps");
 
 /*
- * The patched kernel: the descriptors io_submit looked up last, by
- * thread (an iocb's, then its eventfd's with IOCB_FLAG_RESFD), so that
- * the read or write it makes next is checked against that descriptor
- * (optable.bpf.h: aio_note, opt_rule_aio_op).
- */
-#define AIO_NOTES 2
-struct aio_notes {
-	__u64 file[AIO_NOTES];
-	__s32 fd[AIO_NOTES];
-	__u32 next;
-	__u32 pad;
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct aio_notes);
-} aio_notes SEC(".maps");
-
-/*
  * The patched kernel: the io_uring request whose descriptor this thread
  * is looking up right now, set on entry to io_file_get_normal() and
  * cleared on its return, so that the fget hook inside it asks that

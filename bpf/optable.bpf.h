@@ -107,53 +107,37 @@ opt_rule_none(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	return opt_one(c, fds, rights);
 }
 
-/* The patched kernel's fget: io_submit looked fd up as file. */
-static __always_inline void aio_note(struct file *file, int fd)
+/* The widest rights a rule can ask (CAPSICUM_OPT_RULES' may). */
+static __always_inline __u64 opt_rule_may(enum opt_rule rule)
 {
-	struct aio_notes *a;
-	__u32 i;
-
-	a = bpf_task_storage_get(&aio_notes, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!a)
-		return; /* no memory: the file's floor applies */
-	i = a->next++ & (AIO_NOTES - 1);
-	a->file[i] = (__u64)file;
-	a->fd[i] = fd;
-}
-
-/* The descriptor io_submit looked file up by, -1 if none was noted. */
-static __always_inline int aio_noted_fd(struct file *file)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct aio_notes *a;
-	__u32 last;
-
-	if (!file || !task->bpf_storage)
-		return -1;
-	a = bpf_task_storage_get(&aio_notes, task, 0, 0);
-	if (!a)
-		return -1;
-	/* The latest first: an earlier call may have noted a dup's number. */
-	last = (a->next - 1) & (AIO_NOTES - 1);
-	if (a->file[last] == (__u64)file)
-		return a->fd[last];
-	if (a->file[last ^ 1] == (__u64)file)
-		return a->fd[last ^ 1];
-	return -1;
+	switch (rule) {
+#define OPT_RULE_MAY_CASE(rule, may, fcntls, what)                             \
+	case OPT_RULE_##rule:                                                  \
+		return (may);
+		CAPSICUM_OPT_RULES(OPT_RULE_MAY_CASE)
+#undef OPT_RULE_MAY_CASE
+	}
+	return 0;
 }
 
 /*
- * io_submit's reads and writes (file_permission): the descriptor the
- * patched kernel's fget noted for the file, else none (the file's
- * floor); every AIO read or write is at an offset.
+ * io_submit: a stock kernel sees an iocb's read or write at
+ * file_permission, with no descriptor (the file's floor); every AIO read
+ * or write is at an offset. The patched kernel's fget sees the iocb's
+ * descriptor before io_submit reads its opcode (from its own copy of the
+ * iocb, which no hook sees), and nothing checks the file after it there
+ * (file_permission is not loaded: admin/load.c): the descriptor needs
+ * every right any iocb can ask of it.
  */
 static __always_inline struct opt_need
 opt_rule_aio_op(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 {
-	struct opt_need n = { .fd = aio_noted_fd(c->file), .need = rights };
+	struct opt_need n = { .fd = c->fget ? c->fd : -1, .need = rights };
 
-	n.need |= c->mask & MAY_READ ? CAP_READ : CAP_WRITE;
+	if (c->fget)
+		n.need |= opt_rule_may(OPT_RULE_aio_op);
+	else
+		n.need |= c->mask & MAY_READ ? CAP_READ : CAP_WRITE;
 	return n;
 }
 
@@ -646,18 +630,28 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 #define OPT_FGET_ALWAYS(name, nr64, nr32, fds, rights, rule, ...)              \
 	OPT_FGET_ROW(nr64, fds, rights, rule)
 
-/* The widest rights a rule can ask (CAPSICUM_OPT_RULES' may). */
-static __always_inline __u64 opt_rule_may(enum opt_rule rule)
-{
-	switch (rule) {
-#define OPT_RULE_MAY_CASE(rule, may, fcntls, what)                             \
-	case OPT_RULE_##rule:                                                  \
-		return (may);
-		CAPSICUM_OPT_RULES(OPT_RULE_MAY_CASE)
-#undef OPT_RULE_MAY_CASE
-	}
-	return 0;
-}
+/*
+ * The rows of a family whose stock hook the patched kernel does not load
+ * (file_permission's, CAPSICUM_OPS_RW: admin/load.c), that OPT_FGET_CASE
+ * leaves to it: expanded in the same switch, so that file_fget decides
+ * each row of the family once.
+ *	switch (nr) { CAPSICUM_OPS(OPT_FGET_CASE)
+ *		      CAPSICUM_OPS_RW(OPT_FGET_SUPERSEDED_CASE) }
+ */
+#define OPT_FGET_SUPERSEDED_CASE(name, nr64, nr32, fds, rights, rule, stock,   \
+				 stock_why, patched, patched_why)              \
+	OPT_FGET_LEFT_##stock##_##patched(OPT_FGET_ROW, nr64, fds, rights, rule)
+/*
+ * M(row) for the pairs OPT_FGET_PICK leaves to a stock hook; nothing for
+ * a row no kernel enforces (its patched verdict says why).
+ */
+#define OPT_FGET_LEFT_OPT_YES_OPT_YES(M, ...)	M(__VA_ARGS__)
+#define OPT_FGET_LEFT_OPT_PART_OPT_PART(M, ...) M(__VA_ARGS__)
+#define OPT_FGET_LEFT_OPT_NO_OPT_NO(...)
+#define OPT_FGET_LEFT_OPT_PART_OPT_YES(...)
+#define OPT_FGET_LEFT_OPT_NO_OPT_YES(...)
+#define OPT_FGET_LEFT_OPT_NO_OPT_PART(...)
+#define OPT_FGET_LEFT_OPT_LIB_OPT_YES(...)
 
 /*
  * The same rows without their rule's reading of the arguments (whose
@@ -673,6 +667,11 @@ static __always_inline __u64 opt_rule_may(enum opt_rule rule)
 					  rights, rule)
 #define OPT_FGET_WIDEST_ALWAYS(name, nr64, nr32, fds, rights, rule, ...)       \
 	OPT_FGET_WIDEST_ROW(nr64, fds, rights, rule)
+#define OPT_FGET_WIDEST_SUPERSEDED_CASE(name, nr64, nr32, fds, rights, rule,   \
+					stock, stock_why, patched,             \
+					patched_why)                           \
+	OPT_FGET_LEFT_##stock##_##patched(OPT_FGET_WIDEST_ROW, nr64, fds,      \
+					  rights, rule)
 #define OPT_FGET_WIDEST_ROW(nr, fds, rights, rule)                             \
 	case nr: {                                                             \
 		/* Each rule's may is of one word, maybe not the row's. */     \

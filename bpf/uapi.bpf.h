@@ -151,6 +151,9 @@
 #define NR_utimes	     235
 #define NR_rt_tgsigqueueinfo 297
 #define NR_io_uring_enter    426
-#define NR_clone3	     435
+#define NR_io_uring_register 427
+/* io_uring_enter's flag: its first argument indexes registered rings. */
+#define IORING_ENTER_REGISTERED_RING (1U << 4)
+#define NR_clone3		     435
 
 #endif

@@ -96,8 +96,9 @@ static int aio_dir(void)
 /*
  * Reads and writes are refused without their rights on every kernel
  * (stock: by the file's floor, which is this descriptor's limit here);
- * fsync reaches no hook (the table's io_submit row says so). Capability
- * mode allows Linux AIO.
+ * fsync reaches no stock hook (the table's io_submit row says so), and
+ * the patched kernel's lookup asks every AIO right, CAP_FSYNC included.
+ * Capability mode allows Linux AIO.
  */
 static const struct rights_row aio_rows[] = {
 	{ .name = "io_submit pread",
@@ -114,12 +115,14 @@ static const struct rights_row aio_rows[] = {
 	  .rights = CAP_FSYNC,
 	  .make = aio_dir,
 	  .op = op_aio_fsync,
-	  .stock = EXPECT(0, 0, 0, 0) },
+	  .stock = EXPECT(0, 0, 0, 0),
+	  .patched = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 	{ .name = "io_submit fdsync",
 	  .rights = CAP_FSYNC,
 	  .make = aio_dir,
 	  .op = op_aio_fdsync,
-	  .stock = EXPECT(0, 0, 0, 0) },
+	  .stock = EXPECT(0, 0, 0, 0),
+	  .patched = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 };
 
 SELFTEST_RIGHTS_ROWS(aio_rows, "aio_rights_with_and_without")
@@ -156,4 +159,44 @@ SELFTEST(aio_read_is_checked_by_its_descriptor)
 	ASSERT_EQ(aio_one(fd, IOCB_CMD_PREAD),
 		  fixture_patched_kernel() ? 4 : -ENOTCAPABLE,
 		  "through the one with it");
+}
+
+/*
+ * The patched kernel looks an iocb's descriptor up before io_submit
+ * reads the opcode (from its own copy, which no hook sees), and no hook
+ * checks the file after that there: the descriptor needs every right an
+ * iocb can ask, a read too. Stricter than FreeBSD's per-opcode rights;
+ * a stock kernel checks a read by its file's floor (CAP_READ, CAP_SEEK).
+ */
+SELFTEST(aio_lookup_asks_every_aio_right)
+{
+	int fd;
+
+	if (!fixture_loaded())
+		return;
+	fd = aio_file();
+	if (!ASSERT_OK(fd, "file") ||
+	    !ASSERT_OK(fixture_limit(fd, CAP_PREAD), "limit to CAP_PREAD"))
+		return;
+	ASSERT_EQ(aio_one(fd, IOCB_CMD_PREAD),
+		  fixture_patched_kernel() ? -ENOTCAPABLE : 4,
+		  "a read with exactly its own rights");
+	close(fd);
+	fd = aio_file();
+	if (!ASSERT_OK(fd, "file") ||
+	    !ASSERT_OK(fixture_limit(fd, CAP_PREAD, CAP_PWRITE, CAP_FSYNC),
+		       "limit to every AIO right but CAP_EVENT"))
+		return;
+	ASSERT_EQ(aio_one(fd, IOCB_CMD_PREAD),
+		  fixture_patched_kernel() ? -ENOTCAPABLE : 4,
+		  "a read without IOCB_CMD_POLL's CAP_EVENT");
+	close(fd);
+	fd = aio_file();
+	if (!ASSERT_OK(fd, "file") ||
+	    !ASSERT_OK(fixture_limit(fd, CAP_PREAD, CAP_PWRITE, CAP_FSYNC,
+				     CAP_EVENT),
+		       "limit to every AIO right"))
+		return;
+	ASSERT_EQ(aio_one(fd, IOCB_CMD_PREAD), 4,
+		  "a read with every AIO right");
 }

@@ -13,6 +13,7 @@
 #include "uring.h"
 
 #include <elf.h>
+#include <linux/fs.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -194,7 +195,8 @@ SELFTEST(uring_normal_ring_in_capmode_refuses_queued_lookups)
 /*
  * Outside capability mode, a process with limits: what a ring would do
  * through a directory descriptor cannot be checked and is refused, where
- * the same process could do it before it limited anything.
+ * the same process could do it before it limited anything (the patched
+ * kernel refuses the lookup of the limited dirfd: -EBADF).
  */
 SELFTEST(uring_limited_table_refuses_path_requests)
 {
@@ -202,6 +204,7 @@ SELFTEST(uring_limited_table_refuses_path_requests)
 	struct fixture_box b;
 	struct uring u;
 	cap_rights_t r;
+	int refused = uring_refused();
 
 	if (!fixture_loaded() || !ASSERT_TRUE(fixture_make_box(&b), "box") ||
 	    !ring(&u, false))
@@ -211,24 +214,24 @@ SELFTEST(uring_limited_table_refuses_path_requests)
 	cap_rights_init(&r, CAP_LOOKUP, CAP_READ, CAP_FSTATAT);
 	if (!ASSERT_OK(cap_rights_limit(b.dfd, &r), "limit the directory"))
 		return;
-	ASSERT_EQ(ring_openat(&u, b.dfd, "f", O_RDONLY), -ENOTCAPABLE,
+	ASSERT_EQ(ring_openat(&u, b.dfd, "f", O_RDONLY), refused,
 		  "OPENAT through it");
-	ASSERT_EQ(ring_openat(&u, b.dfd, "../outside", O_RDONLY), -ENOTCAPABLE,
+	ASSERT_EQ(ring_openat(&u, b.dfd, "../outside", O_RDONLY), refused,
 		  "OPENAT of .. out of it");
-	ASSERT_EQ(ring_openat(&u, b.dfd, "../missing", O_RDONLY), -ENOTCAPABLE,
+	ASSERT_EQ(ring_openat(&u, b.dfd, "../missing", O_RDONLY), refused,
 		  "a missing name out of it: the same, no probe");
-	ASSERT_EQ(ring_openat(&u, b.dfd, "f", O_RDWR), -ENOTCAPABLE,
+	ASSERT_EQ(ring_openat(&u, b.dfd, "f", O_RDWR), refused,
 		  "OPENAT(O_RDWR) without CAP_WRITE");
-	ASSERT_EQ(ring_statx(&u, b.dfd, "f"), -ENOTCAPABLE, "STATX");
-	ASSERT_EQ(ring_path_op(&u, IORING_OP_MKDIRAT, b.dfd, "n"), -ENOTCAPABLE,
+	ASSERT_EQ(ring_statx(&u, b.dfd, "f"), refused, "STATX");
+	ASSERT_EQ(ring_path_op(&u, IORING_OP_MKDIRAT, b.dfd, "n"), refused,
 		  "MKDIRAT");
-	ASSERT_EQ(ring_path_op(&u, IORING_OP_UNLINKAT, b.dfd, "f"),
-		  -ENOTCAPABLE, "UNLINKAT");
+	ASSERT_EQ(ring_path_op(&u, IORING_OP_UNLINKAT, b.dfd, "f"), refused,
+		  "UNLINKAT");
 	sqe = uring_sqe(&u, IORING_OP_RENAMEAT, b.dfd);
 	sqe->addr = (uintptr_t) "f";
 	sqe->len = (__u32)b.dfd;
 	sqe->addr2 = (uintptr_t) "g";
-	ASSERT_EQ(uring_run(&u), -ENOTCAPABLE, "RENAMEAT");
+	ASSERT_EQ(uring_run(&u), refused, "RENAMEAT");
 	ASSERT_OK(faccessat(b.dfd, "f", F_OK, 0), "f is still there");
 	ASSERT_ERRNO(faccessat(b.dfd, "n", F_OK, 0), ENOENT, "no n");
 	uring_exit(&u);
@@ -375,8 +378,16 @@ SELFTEST(uring_fixed_file_never_comes_back_wider)
 	if (!fixture_loaded() || !ring(&u, false))
 		return;
 	fd = read_only_file();
-	if (!ASSERT_OK(fd, "read-only file") ||
-	    !ASSERT_EQ(uring_register_files(&u, &fd, 1), 0, "fixed file") ||
+	if (!ASSERT_OK(fd, "read-only file"))
+		return;
+	if (fixture_patched_kernel()) {
+		/* No limited descriptor becomes a fixed file there (below). */
+		ASSERT_EQ(uring_register_files(&u, &fd, 1), -ENOTCAPABLE,
+			  "registering a limited descriptor");
+		uring_exit(&u);
+		return;
+	}
+	if (!ASSERT_EQ(uring_register_files(&u, &fd, 1), 0, "fixed file") ||
 	    !ASSERT_OK(close(fd), "close its last descriptor"))
 		return;
 	pid = fork();
@@ -403,6 +414,70 @@ SELFTEST(uring_fixed_file_never_comes_back_wider)
 	status = selftest_wait(pid);
 	ASSERT_EQ(status, 0, "child: read 1, write 2, install 4/8/16 failed");
 	uring_exit(&u);
+}
+
+/*
+ * The patched kernel does not check each read and write again after the
+ * lookup (file_permission is not loaded there), and a fixed file is
+ * never looked up by number: so only an unlimited descriptor becomes
+ * one, and the fixed file keeps every right, as a dup made before a limit
+ * would. A limited one is refused wherever io_uring looks it up for
+ * itself: io_uring_register (FILES_UPDATE) and a FILES_UPDATE request.
+ * An ioctl's second descriptor, FICLONE's source, which the kernel reads
+ * with no hook after the lookup, needs every right as well.
+ */
+SELFTEST(patched_fixed_files_come_only_from_unlimited_descriptors)
+{
+	struct io_uring_files_update up = { .offset = 1 };
+	struct io_uring_sqe *sqe;
+	int fds[2] = { -1, -1 }, limited, src, dst;
+	struct uring u;
+
+	if (!fixture_patched_kernel()) {
+		selftest_skip(
+			"stock kernel: file_permission checks fixed files");
+		return;
+	}
+	if (!fixture_loaded() || !ring(&u, false))
+		return;
+	fds[0] = fixture_scratch_file("0123456789");
+	limited = read_only_file();
+	if (!ASSERT_OK(fds[0], "file") || !ASSERT_OK(limited, "limited file") ||
+	    !ASSERT_EQ(uring_register_files(&u, fds, 2), 0,
+		       "an unlimited descriptor and an empty slot") ||
+	    !ASSERT_OK(fixture_limit(fds[0], CAP_READ), "limit it after"))
+		return;
+	ASSERT_EQ(ring_rw(&u, IORING_OP_WRITE, 0, true), 1,
+		  "the fixed file keeps the rights it was registered with");
+	up.fds = (uintptr_t)&limited;
+	ASSERT_EQ(syscall(__NR_io_uring_register, u.fd,
+			  IORING_REGISTER_FILES_UPDATE, &up, 1) == -1
+			  ? -errno
+			  : 0,
+		  -ENOTCAPABLE,
+		  "IORING_REGISTER_FILES_UPDATE of a limited one");
+	sqe = uring_sqe(&u, IORING_OP_FILES_UPDATE, -1);
+	sqe->addr = (uintptr_t)&limited;
+	sqe->len = 1;
+	sqe->off = 1;
+	ASSERT_EQ(
+		uring_run(&u), -EBADF,
+		"IORING_OP_FILES_UPDATE of a limited one (its lookup failed)");
+	uring_exit(&u);
+
+	dst = fixture_scratch_file("");
+	src = fixture_scratch_file("0123456789");
+	if (!ASSERT_OK(dst, "clone target") || !ASSERT_OK(src, "clone source"))
+		return;
+	errno = 0;
+	ASSERT_TRUE(
+		ioctl(dst, FICLONE, src) == -1 && errno != ENOTCAPABLE,
+		"FICLONE from an unlimited source: the file system answers");
+	if (!ASSERT_OK(fixture_limit(src, CAP_READ, CAP_SEEK, CAP_FSTAT),
+		       "limit the source"))
+		return;
+	ASSERT_ERRNO(ioctl(dst, FICLONE, src), ENOTCAPABLE,
+		     "FICLONE from a limited source");
 }
 
 /*

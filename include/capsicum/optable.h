@@ -114,7 +114,9 @@ enum opt_verdict {
 	X(aio_op, CAP_READ | CAP_WRITE | CAP_FSYNC, 0,                         \
 	  "each iocb's descriptor: a read (IOCB_CMD_PREAD/PREADV) adds "       \
 	  "CAP_READ, a write CAP_WRITE; IOCB_CMD_FSYNC/FDSYNC needs "          \
-	  "CAP_FSYNC (and, FreeBSD's, no CAP_SEEK)")
+	  "CAP_FSYNC (and, FreeBSD's, no CAP_SEEK); where the lookup cannot "  \
+	  "tell the opcode (the patched kernel's), all of these and "          \
+	  "CAP_EVENT, IOCB_CMD_POLL's")
 
 enum opt_rule {
 #define OPT_RULE_ENUM(rule, may, fcntls, what) OPT_RULE_##rule,
@@ -155,10 +157,6 @@ enum opt_rule {
 	"`IOCB_CMD_FSYNC`, `FDSYNC` and `POLL` reach no LSM hook, and a read " \
 	"or write is checked against the file's floor: no stock hook sees "    \
 	"the iocb's descriptor"
-#define OPT_WHY_AIO_PATCHED                                                    \
-	"reads and writes exactly, by the iocb's descriptor; "                 \
-	"`IOCB_CMD_FSYNC`, `FDSYNC` and `POLL` reach no hook after the "       \
-	"lookup, which does not know the opcode"
 #define OPT_WHY_PDWAIT                                                         \
 	"no hook sees `waitid(P_PIDFD)`'s descriptor, so a raw `waitid` "      \
 	"bypasses it (`procdesc_rights` checks the library's refusal)"
@@ -222,7 +220,7 @@ enum opt_rule {
 	X(lseek, 8, 19, OPT_ARG(0), CAP_SEEK, lseek_whence, OPT_NO,            \
 	  OPT_WHY_LSEEK, OPT_YES, "")                                          \
 	X(io_submit, 209, 248, OPT_ARGSETS, CAP_SEEK, aio_op, OPT_PART,        \
-	  OPT_WHY_AIO, OPT_PART, OPT_WHY_AIO_PATCHED)
+	  OPT_WHY_AIO, OPT_YES, "")
 
 /* Mappings: bpf/hooks_file.bpf.h (mmap_need_of, for mmap_file and mprotect). */
 #define CAPSICUM_OPS_MMAP(X)                                                   \
