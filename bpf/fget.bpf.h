@@ -173,18 +173,21 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	p = current_proc();
 	if (!p || !table_limited(p))
 		return 0;
-	/* io_uring's lookup for a request: its opcode decides (uring.bpf.h). */
-	if (uring_need_of((int)fd, file, n.need))
-		return require_exact(p, file, (int)fd, n.need[0], n.need[1],
-				     CAPSICUM_HOOK_FGET);
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	if (task->flags & PF_DUMPCORE)
-		return 0; /* the kernel's own work: a core dump */
-	if (fget_unclaimed(task, regs, (int)fd))
-		return require_exact(p, file, (int)fd, CAP_ALL0, CAP_ALL1,
-				     CAPSICUM_HOOK_FGET);
 	nr = call_of(task, regs);
+	if (nr == NR_KERNEL)
+		return 0; /* the kernel's own work: a core dump */
+	/*
+	 * io_uring's lookup for a request: its opcode decides (uring.bpf.h).
+	 * It never runs in a syscall call_of can name.
+	 */
+	if (nr == NR_UNKNOWN && uring_need_of((int)fd, file, n.need))
+		return require(p, file, (int)fd, n.need[0], n.need[1],
+			       CAPSICUM_HOOK_FGET);
+	if (fget_unclaimed(task, regs, (int)fd))
+		return require(p, file, (int)fd, CAP_ALL0, CAP_ALL1,
+			       CAPSICUM_HOOK_FGET);
 	if (nr == NR_UNKNOWN)
 		n = fget_compat_need_of(task, regs, (int)fd, file);
 	else
@@ -192,9 +195,12 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	n.need[0] |= walk_dirfd_need((int)fd);
 	if (!n.need[0] && !n.need[1])
 		return 0;
-	/* The fd table maps fd to file right now: its entry is exact. */
-	return require_exact(p, file, (int)fd, n.need[0], n.need[1],
-			     CAPSICUM_HOOK_FGET);
+	/*
+	 * The file's low first (every descriptor of it holds that much),
+	 * then the entry of fd, which the fd table maps to file right now.
+	 */
+	return require(p, file, (int)fd, n.need[0], n.need[1],
+		       CAPSICUM_HOOK_FGET);
 }
 
 /*

@@ -480,6 +480,73 @@ SELFTEST(patched_fixed_files_come_only_from_unlimited_descriptors)
 		     "FICLONE from a limited source");
 }
 
+/* 6.3's io_uring_register flag, past the headers of Debian 12. */
+#ifndef IORING_REGISTER_USE_REGISTERED_RING
+#define IORING_REGISTER_USE_REGISTERED_RING (1U << 31)
+#endif
+
+/*
+ * A registered ring is named by its index, not by a descriptor: a
+ * lookup in io_uring_register or io_uring_enter through a registered
+ * ring whose index is the number of a limited descriptor is not the
+ * ring's own, and the limited descriptor still cannot become a fixed
+ * file that way.
+ */
+SELFTEST(patched_registered_ring_index_is_no_descriptor)
+{
+	struct io_uring_files_update up = { .offset = 0 };
+	struct io_uring_rsrc_update reg = { 0 };
+	struct io_uring_sqe *sqe;
+	int empty[1] = { -1 }, limited, ret;
+	struct uring u;
+
+	if (!fixture_patched_kernel()) {
+		selftest_skip(
+			"stock kernel: file_permission checks fixed files");
+		return;
+	}
+	if (!fixture_loaded() || !ring(&u, false))
+		return;
+	limited = read_only_file();
+	if (!ASSERT_OK(limited, "limited file") ||
+	    !ASSERT_EQ(uring_register_files(&u, empty, 1), 0, "an empty slot"))
+		return;
+	if (limited >= 16) {
+		selftest_skip("the descriptor's number is past the ring table");
+		return;
+	}
+	reg.offset = (unsigned int)limited;
+	reg.data = (unsigned int)u.fd;
+	ret = syscall(__NR_io_uring_register, u.fd, IORING_REGISTER_RING_FDS,
+		      &reg, 1);
+	if (ret == -1 && errno == EINVAL) {
+		selftest_skip("no registered rings before 5.18");
+		return;
+	}
+	if (!ASSERT_EQ(ret, 1, "the ring registered at the limited number"))
+		return;
+	up.fds = (uintptr_t)&limited;
+	ASSERT_EQ(syscall(__NR_io_uring_register, limited,
+			  IORING_REGISTER_FILES_UPDATE |
+				  IORING_REGISTER_USE_REGISTERED_RING,
+			  &up, 1) == -1
+			  ? -errno
+			  : 0,
+		  -ENOTCAPABLE, "FILES_UPDATE through the registered ring");
+	sqe = uring_sqe(&u, IORING_OP_FILES_UPDATE, -1);
+	sqe->addr = (uintptr_t)&limited;
+	sqe->len = 1;
+	sqe->off = 0;
+	uring_push(&u);
+	ret = syscall(__NR_io_uring_enter, limited, 1, 1,
+		      IORING_ENTER_GETEVENTS | IORING_ENTER_REGISTERED_RING,
+		      NULL, 0);
+	if (ASSERT_EQ(ret, 1, "io_uring_enter through the registered ring"))
+		ASSERT_EQ(uring_wait(&u, NULL), -EBADF,
+			  "a FILES_UPDATE request of the limited descriptor");
+	uring_exit(&u);
+}
+
 /*
  * pidfd_getfd of a limited descriptor: the taker, a process with its own
  * limits and no floor of that file, gets no more than the file's rights.
