@@ -340,8 +340,13 @@ opt_rule_empty_path(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	struct opt_need n = { .fd = c->fd, .need = rights };
 	bool empty, null_path;
 
+	/*
+	 * The fget hook: a walk from the descriptor with a name looks it up
+	 * (the row's rights); one without, or no walk at all (fstatat and
+	 * statx take an empty AT_EMPTY_PATH without one), acts on it.
+	 */
 	if (c->fget) {
-		empty = walk_from(c->fd) == WALK_EMPTY;
+		empty = walk_from(c->fd) != WALK_NAMED;
 		return opt_one(c, fds, empty ? fd_need : rights);
 	}
 	n.fd = (int)regs_arg(c->regs, __builtin_ctz(fds));

@@ -275,6 +275,13 @@ static void *build_request(struct fuzz_run *r, uint64_t *s, struct input *in,
 		if (q->ioctls != list_at || q->nioctls != count)
 			in->ioc_ptr_kind = IOC_UNKNOWN;
 	}
+	/*
+	 * CAPSICUM_OP_LEARN (a flipped bit makes it) would switch a root
+	 * worker's checks off for the rest of its run (doc/learn.md): it is
+	 * sent only in capability mode, where it must fail with EPERM.
+	 */
+	if (q->op == CAPSICUM_OP_LEARN && !r->capmode)
+		q->op = CAPSICUM_OP_LEARN_ID;
 	in->len = fuzz_below(s, 8) ? sizeof(*q) : fuzz_below(s, sizeof(*q) + 9);
 	in->ptr_kind = ptr_kind(s);
 	{
@@ -441,7 +448,18 @@ static int prctl_oracle(struct fuzz_run *r, const struct input *in)
 			      !!(bits & CAPSICUM_SELF_CAPMODE) == r->capmode,
 		      "SELF gave %ld errno %d", in->ret, in->err);
 		return bad;
-	} else if (q->op == CAPSICUM_OP_GETMODE && r->capmode)
+	} else if (q->op == CAPSICUM_OP_LEARN_ID) {
+		/* A worker never learns: its id is 0, whichever bits. */
+		CHECK(in->ret == -1 &&
+			      in->err == (q->answer_bit < 32
+						  ? CAPSICUM_STATUS_ANSWER
+						  : ERANGE),
+		      "LEARN_ID at bit %llu gave %ld errno %d",
+		      (unsigned long long)q->answer_bit, in->ret, in->err);
+		return bad;
+	} else if (q->op == CAPSICUM_OP_LEARN)
+		want = EPERM; /* sent in capability mode only */
+	else if (q->op == CAPSICUM_OP_GETMODE && r->capmode)
 		want = CAPSICUM_STATUS_OK_CAPMODE;
 	else if (q->op == CAPSICUM_OP_PING || q->op == CAPSICUM_OP_GETMODE ||
 		 q->op == CAPSICUM_OP_PD_CHILD || q->op == CAPSICUM_OP_ENTER)

@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <stdlib.h>
 #include <sys/capsicum.h>
+#include <sys/eventfd.h>
 #include <sys/file.h>
 #include <sys/sendfile.h>
 #include <sys/ioctl.h>
@@ -838,6 +839,12 @@ static int op_pwritev2_at_pos(int fd)
 	return vec_io(fd, true, true, -1);
 }
 
+/* An anonymous inode (S_PRIVATE), which security_inode_getattr() skips. */
+static int anon_inode(void)
+{
+	return eventfd(0, 0);
+}
+
 static int op_fstatat_empty(int fd)
 {
 	struct stat st;
@@ -1029,6 +1036,12 @@ static const struct rights_row cases[] = {
 	  .make = file_rw,
 	  .op = op_fstat,
 	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fstat of an anonymous inode",
+	  .rights = CAP_FSTAT,
+	  .make = anon_inode,
+	  .op = op_fstat,
+	  .stock = EXPECT(0, 0, 0, 0),
+	  .patched = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 	{ .name = "mmap read",
 	  .rights = CAP_MMAP_R,
 	  .make = file_rw,
@@ -1259,6 +1272,18 @@ static const struct rights_row cases[] = {
 	  .make = file_rw,
 	  .op = op_fstatat_empty,
 	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "fstatat AT_EMPTY_PATH of an anonymous inode",
+	  .rights = CAP_FSTAT,
+	  .make = anon_inode,
+	  .op = op_fstatat_empty,
+	  .stock = EXPECT(0, 0, 0, 0),
+	  .patched = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "statx AT_EMPTY_PATH of an anonymous inode",
+	  .rights = CAP_FSTAT,
+	  .make = anon_inode,
+	  .op = op_statx_empty,
+	  .stock = EXPECT(0, 0, 0, 0),
+	  .patched = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 	{ .name = "statx AT_EMPTY_PATH",
 	  .rights = CAP_FSTAT,
 	  .make = file_rw,

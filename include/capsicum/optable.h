@@ -247,7 +247,7 @@ enum opt_rule {
  */
 #define CAPSICUM_OPS_FILE(X)                                                   \
 	X(fstat, 5, 108, OPT_ARG(0), CAP_FSTAT, none, OPT_PART, OPT_WHY_FSTAT, \
-	  OPT_PART, OPT_WHY_FSTAT)                                             \
+	  OPT_YES, "")                                                         \
 	X(ftruncate, 77, 93, OPT_ARG(0), CAP_FTRUNCATE, none, OPT_YES, "",     \
 	  OPT_YES, "")                                                         \
 	X(fchmod, 91, 94, OPT_ARG(0), CAP_FCHMOD, none, OPT_YES, "", OPT_YES,  \
@@ -313,10 +313,10 @@ enum opt_rule {
 	  OPT_YES, "")                                                         \
 	X(openat2, 437, 437, OPT_ARG(0), CAP_LOOKUP, open_flags, OPT_YES, "",  \
 	  OPT_YES, "")                                                         \
-	X(newfstatat, 262, 300, OPT_ARG(0), CAP_FSTATAT, empty_path, OPT_YES,  \
-	  "", OPT_YES, "")                                                     \
-	X(statx, 332, 383, OPT_ARG(0), CAP_FSTATAT, empty_path, OPT_YES, "",   \
-	  OPT_YES, "")                                                         \
+	X(newfstatat, 262, 300, OPT_ARG(0), CAP_FSTATAT, empty_path, OPT_PART, \
+	  OPT_WHY_FSTAT, OPT_YES, "")                                          \
+	X(statx, 332, 383, OPT_ARG(0), CAP_FSTATAT, empty_path, OPT_PART,      \
+	  OPT_WHY_FSTAT, OPT_YES, "")                                          \
 	X(utimensat, 280, 320, OPT_ARG(0), CAP_FUTIMESAT, empty_path, OPT_YES, \
 	  "", OPT_YES, "")                                                     \
 	X(futimesat, 261, 299, OPT_ARG(0), CAP_FUTIMESAT, empty_path, OPT_YES, \
