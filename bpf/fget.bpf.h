@@ -21,6 +21,8 @@
 #include "uring.bpf.h"
 
 extern void bpf_task_fget_check_enable(struct task_struct *task) __ksym __weak;
+/* io_uring's file operations: a ring, and nothing else, has them. */
+extern const void io_uring_fops __ksym __weak;
 
 struct fget_need {
 	__u64 need[2];
@@ -126,15 +128,24 @@ fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
  * an interrupt); a syscall whose ax a tracer rewrote looks the same; and
  * a second descriptor an ioctl names (FICLONE's source, read by the
  * kernel). Each needs every right: a limited descriptor never becomes a
- * fixed file. The ring itself, and an ioctl's own descriptor (its hook
- * stays), are not this.
+ * fixed file.
+ *
+ * Not this: the ring io_uring_enter or io_uring_register looks up, by
+ * its number in their first argument (not a registered ring's index)
+ * and by its file operations, since another thread may put any file at
+ * that number once the call has its ring; and the descriptor an ioctl
+ * acts on, whose hook stays, but for the ioctls that read another
+ * descriptor, which may be the same number (FICLONE, FICLONERANGE,
+ * FIDEDUPERANGE: each lookup needs every right).
  */
 static __always_inline bool fget_unclaimed(struct task_struct *task,
-					   struct pt_regs *regs, int fd)
+					   struct pt_regs *regs, int fd,
+					   struct file *file)
 {
 	long ax = regs->orig_ax, nr = ax;
 	int first = (int)SYS_ARG1(regs);
 	__u32 op = (__u32)SYS_ARG2(regs), flags = (__u32)SYS_ARG4(regs);
+	bool ring = &io_uring_fops && file->f_op == &io_uring_fops;
 
 	if (task->flags & PF_IO_WORKER)
 		return true;
@@ -150,14 +161,15 @@ static __always_inline bool fget_unclaimed(struct task_struct *task,
 	} else if (ax & X32_SYSCALL_BIT) {
 		nr = nr_of_x32(ax & ~X32_SYSCALL_BIT);
 	}
-	/* A registered ring is named by its index: no lookup is the ring. */
 	if (nr == NR_io_uring_enter)
-		return first != fd || (flags & IORING_ENTER_REGISTERED_RING);
+		return first != fd || (flags & IORING_ENTER_REGISTERED_RING) ||
+		       !ring;
 	if (nr == NR_io_uring_register)
 		return first != fd ||
-		       (op & IORING_REGISTER_USE_REGISTERED_RING);
+		       (op & IORING_REGISTER_USE_REGISTERED_RING) || !ring;
 	if (nr == NR_ioctl)
-		return first != fd;
+		return first != fd || op == FICLONE || op == FICLONERANGE ||
+		       op == FIDEDUPERANGE;
 	return false;
 }
 
@@ -185,7 +197,7 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	if (nr == NR_UNKNOWN && uring_need_of((int)fd, file, n.need))
 		return require(p, file, (int)fd, n.need[0], n.need[1],
 			       CAPSICUM_HOOK_FGET);
-	if (fget_unclaimed(task, regs, (int)fd))
+	if (fget_unclaimed(task, regs, (int)fd, file))
 		return require(p, file, (int)fd, CAP_ALL0, CAP_ALL1,
 			       CAPSICUM_HOOK_FGET);
 	if (nr == NR_UNKNOWN)

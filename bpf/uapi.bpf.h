@@ -154,6 +154,11 @@
 #define NR_io_uring_register 427
 /* io_uring_enter's flag: its first argument indexes registered rings. */
 #define IORING_ENTER_REGISTERED_RING (1U << 4)
-#define NR_clone3		     435
+/* The ioctls that read another descriptor's file (linux/fs.h). */
+#define FICLONE	     0x40049409U /* _IOW(0x94, 9, int) */
+#define FICLONERANGE 0x4020940dU /* _IOW(0x94, 13, struct file_clone_range) */
+#define FIDEDUPERANGE                                                          \
+	0xc0189436U /* _IOWR(0x94, 54, struct file_dedupe_range) */
+#define NR_clone3 435
 
 #endif

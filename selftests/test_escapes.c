@@ -14,6 +14,7 @@
 
 #include <elf.h>
 #include <linux/fs.h>
+#include <linux/userfaultfd.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -544,6 +545,96 @@ SELFTEST(patched_registered_ring_index_is_no_descriptor)
 	if (ASSERT_EQ(ret, 1, "io_uring_enter through the registered ring"))
 		ASSERT_EQ(uring_wait(&u, NULL), -EBADF,
 			  "a FILES_UPDATE request of the limited descriptor");
+	uring_exit(&u);
+}
+
+/* What the fault handler of the test below puts at the ring's number. */
+struct swap_at_fault {
+	int uffd, n, limited;
+	char *page; /* registered, missing: its first int is read last */
+	int swapped;
+};
+
+static void *swap_at_fault(void *arg)
+{
+	struct swap_at_fault *w = arg;
+	static char src[4096] __attribute__((aligned(4096)));
+	struct uffd_msg msg;
+	struct uffdio_copy copy = { .dst = (uintptr_t)w->page,
+				    .src = (uintptr_t)src,
+				    .len = sizeof(src) };
+	struct pollfd p = { .fd = w->uffd, .events = POLLIN };
+
+	if (poll(&p, 1, 10000) != 1 ||
+	    read(w->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		return NULL;
+	/* The call has its ring: now the number names the limited file. */
+	w->swapped = dup2(w->limited, w->n) == w->n;
+	memcpy(src, &w->n, sizeof(w->n));
+	ioctl(w->uffd, UFFDIO_COPY, &copy);
+	return NULL;
+}
+
+/*
+ * io_uring_register(N, FILES_UPDATE, {-1, N}) looks the ring up by N,
+ * then reads the second slot's number and looks N up again. The second
+ * read faults (userfaultfd), and the handler puts a limited file at N
+ * first: that lookup, at the ring's number, is the ring's own only if
+ * it is a ring (fget_unclaimed asks the file, not only the number), so
+ * the limited file never becomes a fixed file: one slot updated, not
+ * two. Root: a fault in the kernel's copy needs a privileged userfaultfd.
+ */
+SELFTEST(patched_ring_number_swapped_mid_call_is_no_ring)
+{
+	struct io_uring_files_update up = { .offset = 0 };
+	struct swap_at_fault w = { .n = 201 };
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	int empty[2] = { -1, -1 }, *fds;
+	struct uring u;
+	pthread_t th;
+	char *pages;
+	long ret;
+
+	if (!fixture_patched_kernel()) {
+		selftest_skip(
+			"stock kernel: file_permission checks fixed files");
+		return;
+	}
+	if (getuid() != 0) {
+		selftest_skip("needs root: a kernel-mode userfaultfd");
+		return;
+	}
+	if (!fixture_loaded() || !ring(&u, false))
+		return;
+	w.limited = read_only_file();
+	w.uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!ASSERT_OK(w.limited, "limited file") ||
+	    !ASSERT_OK(w.uffd, "userfaultfd") ||
+	    !ASSERT_OK(ioctl(w.uffd, UFFDIO_API, &api), "UFFDIO_API") ||
+	    !ASSERT_TRUE(pages != MAP_FAILED, "mmap") ||
+	    !ASSERT_EQ(uring_register_files(&u, empty, 2), 0, "two slots") ||
+	    !ASSERT_EQ(dup2(u.fd, w.n), w.n, "the ring at the number"))
+		return;
+	/* The first slot at the end of the first page, the second after. */
+	fds = (int *)(pages + 4096) - 1;
+	fds[0] = -1;
+	w.page = pages + 4096;
+	reg.range.start = (uintptr_t)w.page;
+	reg.range.len = 4096;
+	if (!ASSERT_OK(ioctl(w.uffd, UFFDIO_REGISTER, &reg), "register") ||
+	    !ASSERT_EQ(pthread_create(&th, NULL, swap_at_fault, &w), 0,
+		       "fault handler"))
+		return;
+	up.fds = (uintptr_t)fds;
+	ret = syscall(__NR_io_uring_register, w.n, IORING_REGISTER_FILES_UPDATE,
+		      &up, 2);
+	pthread_join(th, NULL);
+	ASSERT_TRUE(w.swapped, "the limited file was put at the number");
+	ASSERT_EQ(ret, 1, "the limited file was not registered");
 	uring_exit(&u);
 }
 

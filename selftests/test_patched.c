@@ -738,6 +738,7 @@ SELFTEST(fget_rights_with_and_without)
 
 /* i386 numbers (arch/x86/entry/syscalls/syscall_32.tbl). */
 #define I386_LSEEK	       19
+#define I386_READDIR	       89
 #define I386_FSYNC	       118
 #define I386_FCHDIR	       133
 #define I386_LLSEEK	       140
@@ -758,6 +759,13 @@ static int op_i386_llseek(int fd)
 	/* (fd, offset high, offset low, loff_t *result, whence) */
 	return compat_result(
 		i386_syscall(I386_LLSEEK, fd, 0, 0, (long)low, SEEK_SET));
+}
+/* old_readdir(fd, struct old_linux_dirent *, 1): one entry. */
+static int op_i386_readdir(int fd)
+{
+	char *low = compat_low_page();
+
+	return low ? compat_result(int80(I386_READDIR, fd, (long)low, 1)) : -1;
 }
 static int op_i386_fsync(int fd)
 {
@@ -805,6 +813,28 @@ static int op_x32_lseek(int fd)
 static int op_x32_fsync(int fd)
 {
 	return syscall(X32_BIT | SYS_fsync, fd) ? -1 : 0;
+}
+/*
+ * x32's own readv and writev (its struct iovec is compat's: two 32-bit
+ * words, in the low page): one byte.
+ */
+static int x32_rw(int fd, long nr)
+{
+	uint32_t *iov = compat_low_page();
+
+	if (!iov)
+		return -1;
+	iov[0] = (uint32_t)(uintptr_t)(iov + 16);
+	iov[1] = 1;
+	return syscall(X32_BIT | nr, fd, iov, 1) < 0 ? -1 : 0;
+}
+static int op_x32_readv(int fd)
+{
+	return x32_rw(fd, 515);
+}
+static int op_x32_writev(int fd)
+{
+	return x32_rw(fd, 516);
 }
 /* x32's own number of mq_notify (its struct sigevent is compat's). */
 static int op_x32_mq_notify(int fd)
@@ -876,6 +906,24 @@ static const struct rights_row compat_rows[] = {
 	  .rights = CAP_FSYNC,
 	  .make = seek_file,
 	  .op = op_x32_fsync,
+	  .stock = X32_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "getdents i386 readdir",
+	  .rights = CAP_READ,
+	  .make = tmp_dir,
+	  .op = op_i386_readdir,
+	  .stock = COMPAT_EXACT,
+	  .patched = COMPAT_EXACT },
+	{ .name = "readv x32 own number",
+	  .rights = CAP_READ,
+	  .make = seek_file,
+	  .op = op_x32_readv,
+	  .stock = X32_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "writev x32 own number",
+	  .rights = CAP_WRITE,
+	  .make = seek_file,
+	  .op = op_x32_writev,
 	  .stock = X32_STOCK,
 	  .patched = COMPAT_EXACT },
 	{ .name = "mq_notify x32 own number",

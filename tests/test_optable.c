@@ -714,6 +714,9 @@ static int check_rows(FILE *list, struct report *rep, int *nrows)
 			continue;
 		seen[i].claimed = true;
 		for (int k = STOCK; k <= PATCHED; k++) {
+			/* Nor does a stock compat form count either way. */
+			if (k == STOCK && compat_row(name))
+				continue;
 			if (ops[i].verdict[k] == OPT_YES &&
 			    (e[k].without != R_NOTCAP ||
 			     (e[k].cm_without != R_NOTCAP &&

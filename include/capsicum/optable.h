@@ -435,10 +435,14 @@ enum opt_rule {
  * number; x32's own numbers (without __X32_SYSCALL_BIT) for calls whose
  * arguments it passes in the compat layout (its other calls use the
  * x86-64 numbers). The patched kernel's fget hook maps them to their row
- * (bpf/fget.bpf.h); only rows it decides need to be here.
+ * (bpf/fget.bpf.h); only rows it decides need to be here (every read
+ * and write row: no file_permission checks them there), and ioctl, whose
+ * other descriptors it checks.
  */
 #define CAPSICUM_OPT_I386_NRS(X)                                               \
+	X(getdents, 89)		/* readdir */                                  \
 	X(lseek, 140)		/* _llseek */                                  \
+	X(sendfile, 239)	/* sendfile64 */                               \
 	X(select, 142)		/* _newselect */                               \
 	X(timerfd_gettime, 410) /* timerfd_gettime64 */                        \
 	X(timerfd_settime, 411) /* timerfd_settime64 */                        \
@@ -447,9 +451,17 @@ enum opt_rule {
 	X(mq_timedsend, 418)	/* mq_timedsend_time64 */                      \
 	X(mq_timedreceive, 419) /* mq_timedreceive_time64 */
 #define CAPSICUM_OPT_X32_NRS(X)                                                \
+	X(ioctl, 514)                                                          \
+	X(readv, 515)                                                          \
+	X(writev, 516)                                                         \
 	X(mq_notify, 527)                                                      \
 	X(waitid, 529)                                                         \
-	X(vmsplice, 532)
+	X(vmsplice, 532)                                                       \
+	X(preadv, 534)                                                         \
+	X(pwritev, 535)                                                        \
+	X(io_submit, 544)                                                      \
+	X(preadv2, 546)                                                        \
+	X(pwritev2, 547)
 
 /*
  * Every row. The sections above are the families the BPF side expands
