@@ -168,35 +168,37 @@ SELFTEST(aio_read_is_checked_by_its_descriptor)
  * iocb can ask, a read too. Stricter than FreeBSD's per-opcode rights;
  * a stock kernel checks a read by its file's floor (CAP_READ, CAP_SEEK).
  */
+/*
+ * An AIO read of a fresh file limited to r: its result, or -1000 - errno
+ * if the file could not be made or limited.
+ */
+static long aio_read_limited_to(const cap_rights_t *r)
+{
+	int fd = aio_file();
+	long ret;
+
+	if (fd < 0)
+		return -1000 - errno;
+	ret = cap_rights_limit(fd, r) ? -1000 - errno
+				      : aio_one(fd, IOCB_CMD_PREAD);
+	close(fd);
+	return ret;
+}
+
 SELFTEST(aio_lookup_asks_every_aio_right)
 {
-	int fd;
+	long narrowed = fixture_patched_kernel() ? -ENOTCAPABLE : 4;
+	cap_rights_t own, no_event, every;
 
 	if (!fixture_loaded())
 		return;
-	fd = aio_file();
-	if (!ASSERT_OK(fd, "file") ||
-	    !ASSERT_OK(fixture_limit(fd, CAP_PREAD), "limit to CAP_PREAD"))
-		return;
-	ASSERT_EQ(aio_one(fd, IOCB_CMD_PREAD),
-		  fixture_patched_kernel() ? -ENOTCAPABLE : 4,
+	cap_rights_init(&own, CAP_PREAD);
+	cap_rights_init(&no_event, CAP_PREAD, CAP_PWRITE, CAP_FSYNC);
+	cap_rights_init(&every, CAP_PREAD, CAP_PWRITE, CAP_FSYNC, CAP_EVENT);
+	ASSERT_EQ(aio_read_limited_to(&own), narrowed,
 		  "a read with exactly its own rights");
-	close(fd);
-	fd = aio_file();
-	if (!ASSERT_OK(fd, "file") ||
-	    !ASSERT_OK(fixture_limit(fd, CAP_PREAD, CAP_PWRITE, CAP_FSYNC),
-		       "limit to every AIO right but CAP_EVENT"))
-		return;
-	ASSERT_EQ(aio_one(fd, IOCB_CMD_PREAD),
-		  fixture_patched_kernel() ? -ENOTCAPABLE : 4,
+	ASSERT_EQ(aio_read_limited_to(&no_event), narrowed,
 		  "a read without IOCB_CMD_POLL's CAP_EVENT");
-	close(fd);
-	fd = aio_file();
-	if (!ASSERT_OK(fd, "file") ||
-	    !ASSERT_OK(fixture_limit(fd, CAP_PREAD, CAP_PWRITE, CAP_FSYNC,
-				     CAP_EVENT),
-		       "limit to every AIO right"))
-		return;
-	ASSERT_EQ(aio_one(fd, IOCB_CMD_PREAD), 4,
+	ASSERT_EQ(aio_read_limited_to(&every), 4,
 		  "a read with every AIO right");
 }

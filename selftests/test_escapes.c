@@ -418,6 +418,21 @@ SELFTEST(uring_fixed_file_never_comes_back_wider)
 }
 
 /*
+ * A ring on the patched kernel, for the fixed-file tests below; false
+ * (skipped or failed) elsewhere: a stock kernel's file_permission checks
+ * fixed files by their floor.
+ */
+static bool patched_ring(struct uring *u)
+{
+	if (!fixture_patched_kernel()) {
+		selftest_skip(
+			"stock kernel: file_permission checks fixed files");
+		return false;
+	}
+	return fixture_loaded() && ring(u, false);
+}
+
+/*
  * The patched kernel does not check each read and write again after the
  * lookup (file_permission is not loaded there), and a fixed file is
  * never looked up by number: so only an unlimited descriptor becomes
@@ -434,12 +449,7 @@ SELFTEST(patched_fixed_files_come_only_from_unlimited_descriptors)
 	int fds[2] = { -1, -1 }, limited, src, dst;
 	struct uring u;
 
-	if (!fixture_patched_kernel()) {
-		selftest_skip(
-			"stock kernel: file_permission checks fixed files");
-		return;
-	}
-	if (!fixture_loaded() || !ring(&u, false))
+	if (!patched_ring(&u))
 		return;
 	fds[0] = fixture_scratch_file("0123456789");
 	limited = read_only_file();
@@ -501,12 +511,7 @@ SELFTEST(patched_registered_ring_index_is_no_descriptor)
 	int empty[1] = { -1 }, limited, ret;
 	struct uring u;
 
-	if (!fixture_patched_kernel()) {
-		selftest_skip(
-			"stock kernel: file_permission checks fixed files");
-		return;
-	}
-	if (!fixture_loaded() || !ring(&u, false))
+	if (!patched_ring(&u))
 		return;
 	limited = read_only_file();
 	if (!ASSERT_OK(limited, "limited file") ||
@@ -597,16 +602,11 @@ SELFTEST(patched_ring_number_swapped_mid_call_is_no_ring)
 	char *pages;
 	long ret;
 
-	if (!fixture_patched_kernel()) {
-		selftest_skip(
-			"stock kernel: file_permission checks fixed files");
-		return;
-	}
 	if (getuid() != 0) {
 		selftest_skip("needs root: a kernel-mode userfaultfd");
 		return;
 	}
-	if (!fixture_loaded() || !ring(&u, false))
+	if (!patched_ring(&u))
 		return;
 	w.limited = read_only_file();
 	w.uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
