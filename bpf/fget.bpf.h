@@ -117,6 +117,12 @@ fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
 	return fget_need_of(regs, nr_of_x32(ax & ~X32_SYSCALL_BIT), fd, file);
 }
 
+/* A ring by its file operations (not on every lookup: io_uring's only). */
+static __always_inline bool fget_is_ring(const struct file *file)
+{
+	return &io_uring_fops && file->f_op == &io_uring_fops;
+}
+
 /*
  * A lookup that nothing checks again, and that no row decides: on this
  * kernel file_permission is not loaded (admin/load.c), and io_uring's
@@ -145,7 +151,6 @@ static __always_inline bool fget_unclaimed(struct task_struct *task,
 	long ax = regs->orig_ax, nr = ax;
 	int first = (int)SYS_ARG1(regs);
 	__u32 op = (__u32)SYS_ARG2(regs), flags = (__u32)SYS_ARG4(regs);
-	bool ring = &io_uring_fops && file->f_op == &io_uring_fops;
 
 	if (task->flags & PF_IO_WORKER)
 		return true;
@@ -163,10 +168,11 @@ static __always_inline bool fget_unclaimed(struct task_struct *task,
 	}
 	if (nr == NR_io_uring_enter)
 		return first != fd || (flags & IORING_ENTER_REGISTERED_RING) ||
-		       !ring;
+		       !fget_is_ring(file);
 	if (nr == NR_io_uring_register)
 		return first != fd ||
-		       (op & IORING_REGISTER_USE_REGISTERED_RING) || !ring;
+		       (op & IORING_REGISTER_USE_REGISTERED_RING) ||
+		       !fget_is_ring(file);
 	if (nr == NR_ioctl)
 		return first != fd || op == FICLONE || op == FICLONERANGE ||
 		       op == FIDEDUPERANGE;
