@@ -280,7 +280,8 @@ static __noinline int file_open_check(struct file *file)
 		 * The program (bprm_creds_for_exec checks how it was named),
 		 * or, once bprm_check_security has let it through, an
 		 * interpreter: capability mode refuses that (and normally
-		 * never gets here: exec_read_check).
+		 * never gets here: exec_read_check, or on the patched
+		 * kernel capsicum_exec_interp).
 		 */
 		if (in_capmode(p) && exec_state_of())
 			return capmode_refuse(CAPSICUM_HOOK_EXEC, -1);

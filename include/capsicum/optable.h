@@ -494,7 +494,9 @@ enum opt_rule {
  * stock kernels see no descriptor: their hooks check a request against
  * the file's floor (its low where the table has none), or refuse it
  * (doc/enforcement.md). Fixed files are not looked up by number: the
- * stock rules decide them on every kernel.
+ * stock kernels decide them by those rules; on the patched kernel only
+ * an unlimited descriptor becomes one, which keeps every right
+ * (bpf/fget.bpf.h, fget_unclaimed).
  *
  *	X(name, opcode, rights, rule, stock, stock_why, patched, patched_why)
  *
