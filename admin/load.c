@@ -92,8 +92,12 @@ static const struct {
  * kernel's BTF has the function it names. A kernel that keeps lookups
  * from a descriptor beneath it (lookup_beneath.bpf.h) needs no check of
  * each step of a walk, which every process would pay for; one whose fget
- * hook decides every read and write by its descriptor (fget.bpf.h) needs
- * no check of each read and write, which every process would pay for too.
+ * hook decides the rows of these programs by their descriptor
+ * (CAPSICUM_OPS_SUPERSEDED in include/capsicum/optable.h, fget.bpf.h)
+ * needs none of them, which every process would pay for too: every read
+ * and write, mmap, flock, and the socket calls that name nothing but
+ * the socket (receives, its names, shutdown, listen). The socket hooks
+ * that see an address, a message, an option or a new socket stay.
  */
 static const struct {
 	const char *prog;
@@ -101,6 +105,13 @@ static const struct {
 } superseded_progs[] = {
 	{ "capsicum_inode_permission", "bpf_lsm_lookup_beneath" },
 	{ "capsicum_file_permission", "bpf_lsm_file_fget" },
+	{ "capsicum_mmap_file", "bpf_lsm_file_fget" },
+	{ "capsicum_file_lock", "bpf_lsm_file_fget" },
+	{ "capsicum_socket_recvmsg", "bpf_lsm_file_fget" },
+	{ "capsicum_socket_getsockname", "bpf_lsm_file_fget" },
+	{ "capsicum_socket_getpeername", "bpf_lsm_file_fget" },
+	{ "capsicum_socket_shutdown", "bpf_lsm_file_fget" },
+	{ "capsicum_socket_listen", "bpf_lsm_file_fget" },
 };
 
 static bool btf_has_func(const struct btf *btf, const char *func)

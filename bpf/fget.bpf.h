@@ -55,7 +55,7 @@ fget_need_of(struct pt_regs *regs, long nr, int fd, struct file *file)
 
 	switch (nr) {
 		CAPSICUM_OPS(OPT_FGET_CASE)
-		CAPSICUM_OPS_RW(OPT_FGET_SUPERSEDED_CASE)
+		CAPSICUM_OPS_SUPERSEDED(OPT_FGET_SUPERSEDED_CASE)
 		CAPSICUM_OPS_CHDIR(OPT_FGET_ALWAYS)
 	}
 	fget_aio_poll(nr, &n);
@@ -69,7 +69,7 @@ static __always_inline struct fget_need fget_widest_of(long nr)
 
 	switch (nr) {
 		CAPSICUM_OPS(OPT_FGET_WIDEST_CASE)
-		CAPSICUM_OPS_RW(OPT_FGET_WIDEST_SUPERSEDED_CASE)
+		CAPSICUM_OPS_SUPERSEDED(OPT_FGET_WIDEST_SUPERSEDED_CASE)
 		CAPSICUM_OPS_CHDIR(OPT_FGET_WIDEST_ALWAYS)
 	}
 	fget_aio_poll(nr, &n);
@@ -82,6 +82,15 @@ static __always_inline long nr_of_i386(long nr32)
 	switch (nr32) {
 		CAPSICUM_OPS(OPT_I386_TO_NR)
 		CAPSICUM_OPT_I386_NRS(OPT_OTHER_TO_NR)
+	}
+	return NR_UNKNOWN;
+}
+
+/* The row of the socket call an i386 socketcall(call, args) makes. */
+static __always_inline long nr_of_socketcall(long call)
+{
+	switch (call) {
+		CAPSICUM_OPT_SOCKETCALLS(OPT_OTHER_TO_NR)
 	}
 	return NR_UNKNOWN;
 }
@@ -100,7 +109,9 @@ static __always_inline long nr_of_x32(long nr)
  * rows. x32 passes the x86-64 arguments in the x86-64 registers, under
  * the x86-64 numbers or its own (CAPSICUM_OPT_X32_NRS): decided exactly.
  * i386 passes them in other registers, which the rules do not read: each
- * row asks its widest rights (fget_widest_of). What else call_of cannot
+ * row asks its widest rights (fget_widest_of); socketcall's row is its
+ * call number's (in a register; the arguments it names are in user
+ * memory, and the descriptor is the one looked up). What else call_of cannot
  * name reaches here only as io_uring_enter's lookup of its ring
  * (fget_unclaimed takes the rest): nothing.
  */
@@ -111,7 +122,10 @@ fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
 	long ax = regs->orig_ax;
 
 	if (task->thread_info.status & TS_COMPAT)
-		return fget_widest_of(nr_of_i386(ax));
+		return fget_widest_of(
+			ax == NR32_socketcall
+				? nr_of_socketcall(IA32_ARG1(regs))
+				: nr_of_i386(ax));
 	if (!(ax & X32_SYSCALL_BIT))
 		return (struct fget_need){}; /* io_uring_enter's ring */
 	return fget_need_of(regs, nr_of_x32(ax & ~X32_SYSCALL_BIT), fd, file);

@@ -210,13 +210,29 @@ static __always_inline unsigned int opt_cmd(const struct opt_call *c, long nr)
 static __always_inline struct opt_need
 opt_rule_mmap_prot(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 {
+	unsigned long prot = c->prot;
+	bool shared = c->shared;
 	__u64 need = rights;
 
-	if (c->prot & PROT_READ)
+	/*
+	 * The fget hook sees mmap(addr, len, prot, flags, fd, off) before
+	 * the kernel settles the protection: PROT_READ is PROT_EXEC too
+	 * under READ_IMPLIES_EXEC (even where a noexec mount keeps the
+	 * kernel from adding it: stricter, never wider).
+	 */
+	if (c->fget) {
+		prot = SYS_ARG3(c->regs);
+		shared = (SYS_ARG4(c->regs) & MAP_TYPE) != MAP_PRIVATE;
+		if ((prot & PROT_READ) &&
+		    (bpf_get_current_task_btf()->personality &
+		     READ_IMPLIES_EXEC))
+			prot |= PROT_EXEC;
+	}
+	if (prot & PROT_READ)
 		need |= CAP_MMAP_R;
-	if ((c->prot & PROT_WRITE) && c->shared)
+	if ((prot & PROT_WRITE) && shared)
 		need |= CAP_MMAP_W;
-	if (c->prot & PROT_EXEC)
+	if (prot & PROT_EXEC)
 		need |= CAP_MMAP_X;
 	return opt_one(c, fds, need);
 }
@@ -636,12 +652,12 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	OPT_FGET_ROW(nr64, fds, rights, rule)
 
 /*
- * The rows of a family whose stock hook the patched kernel does not load
- * (file_permission's, CAPSICUM_OPS_RW: admin/load.c), that OPT_FGET_CASE
+ * The rows of the families whose stock hook the patched kernel does not
+ * load (CAPSICUM_OPS_SUPERSEDED: admin/load.c), that OPT_FGET_CASE
  * leaves to it: expanded in the same switch, so that file_fget decides
- * each row of the family once.
+ * each row of those families once.
  *	switch (nr) { CAPSICUM_OPS(OPT_FGET_CASE)
- *		      CAPSICUM_OPS_RW(OPT_FGET_SUPERSEDED_CASE) }
+ *		      CAPSICUM_OPS_SUPERSEDED(OPT_FGET_SUPERSEDED_CASE) }
  */
 #define OPT_FGET_SUPERSEDED_CASE(name, nr64, nr32, fds, rights, rule, stock,   \
 				 stock_why, patched, patched_why)              \

@@ -152,6 +152,8 @@
 #define NR_rt_tgsigqueueinfo 297
 #define NR_io_uring_enter    426
 #define NR_io_uring_register 427
+/* i386's number of socketcall(2), which has no x86-64 one. */
+#define NR32_socketcall 102
 /* io_uring_enter's flag: its first argument indexes registered rings. */
 #define IORING_ENTER_REGISTERED_RING (1U << 4)
 /* The ioctls that read another descriptor's file (linux/fs.h). */

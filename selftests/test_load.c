@@ -95,8 +95,8 @@ out:
 /* A link pinned after a dozen programs and their links. */
 SELFTEST(load_failed_pin_leaves_nothing_attached)
 {
-	load_fails_at("link_capsicum_mmap_file",
-		      "pinning capsicum_mmap_file under " PIN_DIR
+	load_fails_at("link_capsicum_file_mprotect",
+		      "pinning capsicum_file_mprotect under " PIN_DIR
 		      " failed: File exists");
 }
 

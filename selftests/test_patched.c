@@ -27,6 +27,7 @@
 #include <sys/capsicum.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/mman.h>
 #include <stddef.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -34,6 +35,7 @@
 #include <sys/procdesc.h>
 #include <sys/select.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/uio.h>
@@ -69,6 +71,9 @@ static int seek_file(void)
 /* CAP_SEEK's own bit: CAP_SEEK holds CAP_SEEK_TELL too. */
 #define CAP_SEEK_OWN                                                           \
 	CAPRIGHT(0, CAP_SEEK &CAP_RIGHTS_BITS_MASK & ~CAP_SEEK_TELL)
+/* CAP_MMAP_X's own bit: CAP_MMAP_X holds CAP_MMAP and CAP_SEEK too. */
+#define CAP_MMAP_X_OWN                                                         \
+	CAPRIGHT(0, CAP_MMAP_X &CAP_RIGHTS_BITS_MASK & ~(CAP_MMAP | CAP_SEEK))
 
 /* The other end of the pipe a row's descriptor is an end of. */
 static int pipe_other = -1;
@@ -745,6 +750,10 @@ SELFTEST(fget_rights_with_and_without)
 #define I386_POLL	       168
 #define I386_EPOLL_WAIT	       256
 #define I386_TIMERFD_GETTIME64 410
+#define I386_SOCKETCALL	       102
+#define I386_FLOCK	       143
+#define I386_OLD_MMAP	       90
+#define SOCKETCALL_RECV	       10 /* linux/net.h's SYS_RECV */
 
 static int op_i386_lseek(int fd)
 {
@@ -805,6 +814,68 @@ static int op_i386_timerfd_gettime64(int fd)
 			     int80(I386_TIMERFD_GETTIME64, fd, (long)low, 0))
 		   : -1;
 }
+/* socketcall(SYS_RECV, {fd, buf, 1, MSG_DONTWAIT}): one byte. */
+static int op_i386_socketcall_recv(int fd)
+{
+	uint32_t *args = compat_low_page();
+	long n;
+
+	if (!args)
+		return -1;
+	args[0] = (uint32_t)fd;
+	args[1] = (uint32_t)(uintptr_t)(args + 16);
+	args[2] = 1;
+	args[3] = MSG_DONTWAIT;
+	n = int80(I386_SOCKETCALL, SOCKETCALL_RECV, (long)args, 0);
+	return compat_result(n == 1 ? 0 : n < 0 ? n : -EIO);
+}
+static int op_i386_flock(int fd)
+{
+	return compat_result(int80(I386_FLOCK, fd, LOCK_SH, 0));
+}
+/*
+ * old_mmap({NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0}), then unmapped:
+ * its arguments in memory, as mmap2's sixth would be in ebp, which
+ * int80() does not set.
+ */
+static int op_i386_old_mmap(int fd)
+{
+	uint32_t *args = compat_low_page();
+	long p;
+
+	if (!args)
+		return -1;
+	args[0] = 0;
+	args[1] = 4096;
+	args[2] = PROT_READ;
+	args[3] = MAP_PRIVATE;
+	args[4] = (uint32_t)fd;
+	args[5] = 0;
+	p = int80(I386_OLD_MMAP, (long)args, 0, 0);
+	if (p < 0 && p > -4096)
+		return compat_result(p);
+	return munmap((void *)(uintptr_t)(uint32_t)p, 4096);
+}
+/* x32's own recvfrom (517): one byte. */
+static int op_x32_recvfrom(int fd)
+{
+	char c;
+
+	return syscall(X32_BIT | 517, fd, &c, 1, MSG_DONTWAIT, NULL, NULL) == 1
+		       ? 0
+		       : -1;
+}
+/* A stream socket holding one byte (its peer leaks, open). */
+static int socket_with_a_byte(void)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
+	    write(sv[1], "y", 1) != 1)
+		return -1;
+	return sv[0];
+}
+
 /* x32 calls (libc sets errno); lseek to 0 returns 0. */
 static int op_x32_lseek(int fd)
 {
@@ -844,11 +915,13 @@ static int op_x32_mq_notify(int fd)
 
 /*
  * The rows the fget hook decides, called as i386 and x32 calls. Stock
- * kernels see none of them but fchdir, whose check cannot read i386
- * registers and so refuses the call with any limit; x32 is off in
- * Debian's kernels (ENOSYS). The patched kernel: x32 exactly, i386 by
- * each row's widest rights (these rows have no rule: exactly). In
- * capability mode the seccomp filter refuses every compat call.
+ * kernels: the rows whose stock hook sees the call by the file's floor
+ * (here the descriptor's limit) exactly, none of the others but fchdir,
+ * whose check cannot read i386 registers and so refuses the call with
+ * any limit; x32 is off in Debian's kernels (ENOSYS). The patched
+ * kernel: x32 exactly, i386 by each row's widest rights (exactly for a
+ * row without a rule; mmap's asks every mapping right). In capability
+ * mode the seccomp filter refuses every compat call.
  */
 #define COMPAT_STOCK EXPECT(0, 0, ECAPMODE, ECAPMODE)
 #define COMPAT_EXACT EXPECT(0, ENOTCAPABLE, ECAPMODE, ECAPMODE)
@@ -931,6 +1004,36 @@ static const struct rights_row compat_rows[] = {
 	  .make = mqueue,
 	  .op = op_x32_mq_notify,
 	  .stock = X32_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "recvfrom i386 socketcall recv",
+	  .rights = CAP_RECV,
+	  .make = socket_with_a_byte,
+	  .op = op_i386_socketcall_recv,
+	  .stock = COMPAT_EXACT,
+	  .patched = COMPAT_EXACT },
+	{ .name = "recvfrom x32 own number",
+	  .rights = CAP_RECV,
+	  .make = socket_with_a_byte,
+	  .op = op_x32_recvfrom,
+	  .stock = X32_STOCK,
+	  .patched = COMPAT_EXACT },
+	{ .name = "flock i386",
+	  .rights = CAP_FLOCK,
+	  .make = seek_file,
+	  .op = op_i386_flock,
+	  .stock = COMPAT_EXACT,
+	  .patched = COMPAT_EXACT },
+	{ .name = "mmap i386 old_mmap",
+	  .rights = CAP_MMAP_R,
+	  .make = seek_file,
+	  .op = op_i386_old_mmap,
+	  .stock = COMPAT_EXACT,
+	  .patched = COMPAT_EXACT },
+	{ .name = "mmap i386 old_mmap asks every mapping right",
+	  .rights = CAP_MMAP_X_OWN,
+	  .make = seek_file,
+	  .op = op_i386_old_mmap,
+	  .stock = COMPAT_STOCK,
 	  .patched = COMPAT_EXACT },
 };
 SELFTEST_RIGHTS_ROWS(compat_rows, "compat_rights_with_and_without")

@@ -25,6 +25,7 @@
 #include <sys/sendfile.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -865,6 +866,24 @@ static int op_mmap_x(int fd)
 	return p == MAP_FAILED ? -1 : munmap(p, 4096);
 }
 
+/*
+ * file_rw() in a process whose PROT_READ mappings the kernel makes
+ * executable (READ_IMPLIES_EXEC, set before cap_enter(), which refuses
+ * setting a personality).
+ */
+static int file_rw_read_implies_exec(void)
+{
+	if (personality(READ_IMPLIES_EXEC) < 0)
+		return -1;
+	return file_rw();
+}
+static int op_mmap_private_r(int fd)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+
+	return p == MAP_FAILED ? -1 : munmap(p, 4096);
+}
+
 /* mprotect of mapped_file()'s mapping, made before the limit. */
 static int op_mprotect_x(int fd)
 {
@@ -1293,6 +1312,11 @@ static const struct rights_row cases[] = {
 	  .rights = CAP_MMAP_X,
 	  .make = file_rw,
 	  .op = op_mmap_x,
+	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
+	{ .name = "mmap read under READ_IMPLIES_EXEC",
+	  .rights = CAP_MMAP_X,
+	  .make = file_rw_read_implies_exec,
+	  .op = op_mmap_private_r,
 	  .stock = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 	{ .name = "mprotect add exec",
 	  .rights = CAP_MMAP_X,

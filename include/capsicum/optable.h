@@ -222,23 +222,33 @@ enum opt_rule {
 	X(io_submit, 209, 248, OPT_ARGSETS, CAP_SEEK, aio_op, OPT_PART,        \
 	  OPT_WHY_AIO, OPT_YES, "")
 
-/* Mappings: bpf/hooks_file.bpf.h (mmap_need_of, for mmap_file and mprotect). */
-#define CAPSICUM_OPS_MMAP(X)                                                   \
+/*
+ * Mappings: bpf/hooks_file.bpf.h (mmap_need_of, for mmap_file and
+ * mprotect). mmap's is mmap_file's row, which the patched kernel does
+ * not load (CAPSICUM_OPS_SUPERSEDED).
+ */
+#define CAPSICUM_OPS_MMAP_FILE(X)                                              \
 	X(mmap, 9, 90, OPT_ARG(4), CAP_MMAP, mmap_prot, OPT_YES, "", OPT_YES,  \
-	  "")                                                                  \
+	  "")
+#define CAPSICUM_OPS_MMAP(X)                                                   \
+	CAPSICUM_OPS_MMAP_FILE(X)                                              \
 	X(mprotect, 10, 125, OPT_NOFD, CAP_MMAP, mmap_prot, OPT_YES, "",       \
 	  OPT_YES, "")
 
 /*
  * Control: bpf/hooks_file.bpf.h (ctl_need_of, for file_ioctl, file_fcntl
- * and file_lock: fcntl's leases pass file_lock too).
+ * and file_lock: fcntl's locks and leases pass file_lock too). flock's
+ * is file_lock's row, which the patched kernel does not load
+ * (CAPSICUM_OPS_SUPERSEDED): fcntl's locks are file_fcntl's there.
  */
+#define CAPSICUM_OPS_LOCK(X)                                                   \
+	X(flock, 73, 143, OPT_ARG(0), CAP_FLOCK, none, OPT_YES, "", OPT_YES, "")
 #define CAPSICUM_OPS_CTL(X)                                                    \
 	X(ioctl, 16, 54, OPT_ARG(0), CAP_IOCTL, ioctl_list, OPT_YES, "",       \
 	  OPT_YES, "")                                                         \
 	X(fcntl, 72, 55, OPT_ARG(0), CAP_FCNTL, fcntl_cmd, OPT_YES, "",        \
 	  OPT_YES, "")                                                         \
-	X(flock, 73, 143, OPT_ARG(0), CAP_FLOCK, none, OPT_YES, "", OPT_YES, "")
+	CAPSICUM_OPS_LOCK(X)
 
 /*
  * Attributes: bpf/hooks_file.bpf.h (attr_need_of, for the hooks that see
@@ -273,14 +283,11 @@ enum opt_rule {
 /*
  * Sockets: bpf/hooks_sock.bpf.h (sock_need_of, for every socket hook;
  * read, write and splice reach them too, as their own rows' calls).
+ * CAPSICUM_OPS_SOCK_PLAIN are the rows whose hook sees nothing but the
+ * socket (no address, message, option or new socket): the patched
+ * kernel does not load those hooks (CAPSICUM_OPS_SUPERSEDED).
  */
-#define CAPSICUM_OPS_SOCK(X)                                                   \
-	X(sendto, 44, 369, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",        \
-	  OPT_YES, "")                                                         \
-	X(sendmsg, 46, 370, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",       \
-	  OPT_YES, "")                                                         \
-	X(sendmmsg, 307, 345, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",     \
-	  OPT_YES, "")                                                         \
+#define CAPSICUM_OPS_SOCK_PLAIN(X)                                             \
 	X(recvfrom, 45, 371, OPT_ARG(0), CAP_RECV, none, OPT_YES, "", OPT_YES, \
 	  "")                                                                  \
 	X(recvmmsg, 299, 337, OPT_ARG(0), CAP_RECV, none, OPT_YES, "",         \
@@ -291,17 +298,25 @@ enum opt_rule {
 	  "", OPT_YES, "")                                                     \
 	X(getpeername, 52, 368, OPT_ARG(0), CAP_GETPEERNAME, none, OPT_YES,    \
 	  "", OPT_YES, "")                                                     \
+	X(shutdown, 48, 373, OPT_ARG(0), CAP_SHUTDOWN, none, OPT_YES, "",      \
+	  OPT_YES, "")                                                         \
+	X(listen, 50, 363, OPT_ARG(0), CAP_LISTEN, none, OPT_YES, "", OPT_YES, \
+	  "")
+#define CAPSICUM_OPS_SOCK(X)                                                   \
+	X(sendto, 44, 369, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",        \
+	  OPT_YES, "")                                                         \
+	X(sendmsg, 46, 370, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",       \
+	  OPT_YES, "")                                                         \
+	X(sendmmsg, 307, 345, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",     \
+	  OPT_YES, "")                                                         \
+	CAPSICUM_OPS_SOCK_PLAIN(X)                                             \
 	X(getsockopt, 55, 365, OPT_ARG(0), CAP_GETSOCKOPT, none, OPT_YES, "",  \
 	  OPT_YES, "")                                                         \
 	X(setsockopt, 54, 366, OPT_ARG(0), CAP_SETSOCKOPT, none, OPT_YES, "",  \
 	  OPT_YES, "")                                                         \
-	X(shutdown, 48, 373, OPT_ARG(0), CAP_SHUTDOWN, none, OPT_YES, "",      \
-	  OPT_YES, "")                                                         \
 	X(bind, 49, 361, OPT_ARG(0), CAP_BIND, none, OPT_YES, "", OPT_YES, "") \
 	X(connect, 42, 362, OPT_ARG(0), CAP_CONNECT, none, OPT_YES, "",        \
 	  OPT_YES, "")                                                         \
-	X(listen, 50, 363, OPT_ARG(0), CAP_LISTEN, none, OPT_YES, "", OPT_YES, \
-	  "")                                                                  \
 	X(accept, 43, OPT_NO_NR, OPT_ARG(0), CAP_ACCEPT, none, OPT_YES, "",    \
 	  OPT_YES, "")                                                         \
 	X(accept4, 288, 364, OPT_ARG(0), CAP_ACCEPT, none, OPT_YES, "",        \
@@ -435,33 +450,67 @@ enum opt_rule {
  * number; x32's own numbers (without __X32_SYSCALL_BIT) for calls whose
  * arguments it passes in the compat layout (its other calls use the
  * x86-64 numbers). The patched kernel's fget hook maps them to their row
- * (bpf/fget.bpf.h); only rows it decides need to be here (every read
- * and write row: no file_permission checks them there), and ioctl, whose
- * other descriptors it checks.
+ * (bpf/fget.bpf.h); only rows it decides need to be here (every row of
+ * CAPSICUM_OPS_SUPERSEDED: no stock hook checks them there), and ioctl,
+ * whose other descriptors it checks.
  */
 #define CAPSICUM_OPT_I386_NRS(X)                                               \
 	X(getdents, 89)		/* readdir */                                  \
 	X(lseek, 140)		/* _llseek */                                  \
+	X(mmap, 192)		/* mmap2 */                                    \
 	X(sendfile, 239)	/* sendfile64 */                               \
 	X(select, 142)		/* _newselect */                               \
 	X(timerfd_gettime, 410) /* timerfd_gettime64 */                        \
 	X(timerfd_settime, 411) /* timerfd_settime64 */                        \
 	X(pselect6, 413)	/* pselect6_time64 */                          \
 	X(ppoll, 414)		/* ppoll_time64 */                             \
+	X(recvmmsg, 417)	/* recvmmsg_time64 */                          \
 	X(mq_timedsend, 418)	/* mq_timedsend_time64 */                      \
 	X(mq_timedreceive, 419) /* mq_timedreceive_time64 */
 #define CAPSICUM_OPT_X32_NRS(X)                                                \
 	X(ioctl, 514)                                                          \
 	X(readv, 515)                                                          \
 	X(writev, 516)                                                         \
+	X(recvfrom, 517)                                                       \
+	X(recvmsg, 519)                                                        \
 	X(mq_notify, 527)                                                      \
 	X(waitid, 529)                                                         \
 	X(vmsplice, 532)                                                       \
 	X(preadv, 534)                                                         \
 	X(pwritev, 535)                                                        \
+	X(recvmmsg, 537)                                                       \
 	X(io_submit, 544)                                                      \
 	X(preadv2, 546)                                                        \
 	X(pwritev2, 547)
+
+/*
+ * i386's socketcall(call, args): the call numbers (linux/net.h) of the
+ * rows the patched kernel's fget hook decides, X(name, call). The
+ * descriptor is in args, in user memory: the hook takes the one the
+ * kernel looked up, and asks the row's widest rights, as of every i386
+ * call (bpf/fget.bpf.h).
+ */
+#define CAPSICUM_OPT_SOCKETCALLS(X)                                            \
+	X(listen, 4)                                                           \
+	X(getsockname, 6)                                                      \
+	X(getpeername, 7)                                                      \
+	X(recvfrom, 10) /* recv */                                             \
+	X(recvfrom, 12)                                                        \
+	X(shutdown, 13)                                                        \
+	X(recvmsg, 17)                                                         \
+	X(recvmmsg, 19)
+
+/*
+ * The families whose stock hook the patched kernel does not load
+ * (admin/load.c, superseded_progs: file_permission, mmap_file,
+ * file_lock and the plain socket hooks): its fget hook decides each of
+ * their rows, whatever the verdicts (bpf/fget.bpf.h).
+ */
+#define CAPSICUM_OPS_SUPERSEDED(X)                                             \
+	CAPSICUM_OPS_RW(X)                                                     \
+	CAPSICUM_OPS_MMAP_FILE(X)                                              \
+	CAPSICUM_OPS_LOCK(X)                                                   \
+	CAPSICUM_OPS_SOCK_PLAIN(X)
 
 /*
  * Every row. The sections above are the families the BPF side expands
