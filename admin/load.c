@@ -85,6 +85,8 @@ static const struct {
 	{ "capsicum_uring_unnote", "bpf_lsm_file_fget" },
 	/* exec_read_check's stand-in where file_permission is not loaded. */
 	{ "capsicum_exec_interp", "bpf_lsm_file_fget" },
+	/* Refuses only what the fentry on aio_fsync notes (aio.bpf.h). */
+	{ "capsicum_aio_cred_prepare", "aio_fsync" },
 };
 
 /*
@@ -101,6 +103,9 @@ static const struct {
 } superseded_progs[] = {
 	{ "capsicum_inode_permission", "bpf_lsm_lookup_beneath" },
 	{ "capsicum_file_permission", "bpf_lsm_file_fget" },
+	{ "capsicum_aio_fsync_note", "bpf_lsm_file_fget" },
+	{ "capsicum_aio_fsync_unnote", "bpf_lsm_file_fget" },
+	{ "capsicum_aio_cred_prepare", "bpf_lsm_file_fget" },
 };
 
 static bool btf_has_func(const struct btf *btf, const char *func)
