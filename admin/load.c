@@ -85,6 +85,8 @@ static const struct {
 	{ "capsicum_uring_unnote", "bpf_lsm_file_fget" },
 	/* exec_read_check's stand-in where file_permission is not loaded. */
 	{ "capsicum_exec_interp", "bpf_lsm_file_fget" },
+	/* Refuses only what the fentry on aio_fsync notes (aio.bpf.h). */
+	{ "capsicum_aio_cred_prepare", "aio_fsync" },
 };
 
 /*
@@ -97,7 +99,9 @@ static const struct {
  * needs none of them, which every process would pay for too: every read
  * and write, mmap, flock, and the socket calls that name nothing but
  * the socket (receives, its names, shutdown, listen). The socket hooks
- * that see an address, a message, an option or a new socket stay.
+ * that see an address, a message, an option or a new socket stay. The
+ * AIO fsync check (aio.bpf.h) is needless there too: the fget hook asks
+ * every AIO right of an iocb's descriptor.
  */
 static const struct {
 	const char *prog;
@@ -112,6 +116,9 @@ static const struct {
 	{ "capsicum_socket_getpeername", "bpf_lsm_file_fget" },
 	{ "capsicum_socket_shutdown", "bpf_lsm_file_fget" },
 	{ "capsicum_socket_listen", "bpf_lsm_file_fget" },
+	{ "capsicum_aio_fsync_note", "bpf_lsm_file_fget" },
+	{ "capsicum_aio_fsync_unnote", "bpf_lsm_file_fget" },
+	{ "capsicum_aio_cred_prepare", "bpf_lsm_file_fget" },
 };
 
 static bool btf_has_func(const struct btf *btf, const char *func)

@@ -12,6 +12,7 @@
  *   hooks_sock.bpf.h  socket hooks
  *   hooks_task.bpf.h  signals and process descriptors
  *   sigio.bpf.h       signals through a descriptor's owner
+ *   aio.bpf.h         stock kernels: an AIO fsync's CAP_FSYNC
  *   track.bpf.h       dup/accept/openat/close/fork/exec/exit bookkeeping
  *   protect.bpf.h     the pinned objects and their path
  *   fget.bpf.h        the patched kernel's descriptor-lookup hook
@@ -24,6 +25,7 @@
 #include "hooks_file.bpf.h"
 #include "hooks_sock.bpf.h"
 #include "hooks_task.bpf.h"
+#include "aio.bpf.h"
 #include "track.bpf.h"
 #include "protect.bpf.h"
 #include "fget.bpf.h"

@@ -286,6 +286,25 @@ struct {
 	__type(value, struct uring_note);
 } uring_notes SEC(".maps");
 
+/*
+ * The stock kernels: an AIO fsync (IOCB_CMD_FSYNC/FDSYNC) this thread
+ * is submitting right now whose file lacks CAP_FSYNC, set on entry to
+ * aio_fsync() and cleared on its return, so that the cred_prepare hook
+ * of the prepare_creds() inside it refuses (aio.bpf.h). Outside that
+ * call the note is clear, and nothing else reads it.
+ */
+struct aio_note {
+	struct held held; /* what the file holds here: the record's */
+	__s64 nr;	  /* the syscall aio_fsync() runs in (orig_ax) */
+	__u8 active;	  /* inside aio_fsync(), with a refusal to make */
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct aio_note);
+} aio_notes SEC(".maps");
+
 /* ---- sockets ---- */
 
 /* Rights of descriptors in flight over SCM_RIGHTS, by struct file. */

@@ -95,10 +95,12 @@ static int aio_dir(void)
 
 /*
  * Reads and writes are refused without their rights on every kernel
- * (stock: by the file's floor, which is this descriptor's limit here);
- * fsync reaches no stock hook (the table's io_submit row says so), and
- * the patched kernel's lookup asks every AIO right, CAP_FSYNC included.
- * Capability mode allows Linux AIO.
+ * (stock: by the file's floor, which is this descriptor's limit here).
+ * An fsync is refused without CAP_FSYNC on every kernel too: the stock
+ * ones by the file's floor at the prepare_creds() inside aio_fsync(),
+ * which fails the iocb with ENOMEM (bpf/aio.bpf.h: no hook can make it
+ * ENOTCAPABLE there), the patched one at the lookup, which asks every
+ * AIO right, CAP_FSYNC included. Capability mode allows Linux AIO.
  */
 static const struct rights_row aio_rows[] = {
 	{ .name = "io_submit pread",
@@ -115,13 +117,13 @@ static const struct rights_row aio_rows[] = {
 	  .rights = CAP_FSYNC,
 	  .make = aio_dir,
 	  .op = op_aio_fsync,
-	  .stock = EXPECT(0, 0, 0, 0),
+	  .stock = EXPECT(0, ENOMEM, 0, ENOMEM),
 	  .patched = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 	{ .name = "io_submit fdsync",
 	  .rights = CAP_FSYNC,
 	  .make = aio_dir,
 	  .op = op_aio_fdsync,
-	  .stock = EXPECT(0, 0, 0, 0),
+	  .stock = EXPECT(0, ENOMEM, 0, ENOMEM),
 	  .patched = EXPECT(0, ENOTCAPABLE, 0, ENOTCAPABLE) },
 };
 
@@ -132,6 +134,64 @@ SELFTEST(aio_rights_with_and_without)
 	if (!fixture_loaded())
 		return;
 	rows_run(aio_rows, sizeof(aio_rows) / sizeof(aio_rows[0]));
+}
+
+/*
+ * A stock kernel's refusal of an AIO fsync is a note the fentry on
+ * aio_fsync() leaves for the cred_prepare hook of the prepare_creds()
+ * inside it (bpf/aio.bpf.h), in a process with Capsicum state: the note
+ * must refuse that call only. A fork right after the refused fsync, and
+ * after one that fails its EINVAL checks before prepare_creds() (the
+ * note then set and never used), prepares creds too and must work; so
+ * must an fsync of another file whose descriptor holds CAP_FSYNC (and
+ * the other AIO rights, which the patched kernel's lookup asks too).
+ */
+static int fork_and_wait(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	return selftest_wait(pid);
+}
+
+SELFTEST(aio_fsync_refusal_refuses_only_its_iocb)
+{
+	long refused = fixture_patched_kernel() ? -ENOTCAPABLE : -ENOMEM;
+	aio_context_t ctx = 0;
+	struct iocb cb, *cbs[1] = { &cb };
+	int no_fsync, with_fsync;
+
+	if (!fixture_loaded())
+		return;
+	no_fsync = aio_dir();
+	with_fsync = aio_dir();
+	if (!ASSERT_OK(no_fsync, "dir") || !ASSERT_OK(with_fsync, "dir") ||
+	    !ASSERT_OK(fixture_limit_all_but(no_fsync, CAP_FSYNC),
+		       "limit one without CAP_FSYNC") ||
+	    !ASSERT_OK(fixture_limit(with_fsync, CAP_PREAD, CAP_PWRITE,
+				     CAP_FSYNC, CAP_EVENT),
+		       "limit the other to the AIO rights"))
+		return;
+	ASSERT_EQ(aio_one(no_fsync, IOCB_CMD_FSYNC), refused,
+		  "an fsync without CAP_FSYNC");
+	ASSERT_EQ(fork_and_wait(), 0, "a fork right after it");
+	ASSERT_EQ(aio_one(with_fsync, IOCB_CMD_FSYNC), 0,
+		  "an fsync with CAP_FSYNC");
+	ASSERT_EQ(aio_one(with_fsync, IOCB_CMD_FDSYNC), 0,
+		  "an fdsync with CAP_FSYNC");
+	if (!ASSERT_OK(syscall(SYS_io_setup, 1, &ctx), "io_setup"))
+		return;
+	/* A length makes aio_fsync() fail before prepare_creds(). */
+	memset(&cb, 0, sizeof(cb));
+	cb.aio_fildes = (uint32_t)no_fsync;
+	cb.aio_lio_opcode = IOCB_CMD_FSYNC;
+	cb.aio_nbytes = 1;
+	ASSERT_ERRNO(syscall(SYS_io_submit, ctx, 1, cbs),
+		     fixture_patched_kernel() ? ENOTCAPABLE : EINVAL,
+		     "an fsync that fails before prepare_creds()");
+	ASSERT_EQ(fork_and_wait(), 0, "a fork right after that");
+	syscall(SYS_io_destroy, ctx);
 }
 
 /*

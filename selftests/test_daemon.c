@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 #include <capsicum/pins.h>
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <poll.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -780,6 +781,48 @@ SELFTEST(daemon_logs_quota_refusals)
 	ASSERT_EQ(audit_wait_for(pid, "quota_hog",
 				 "\"hook\":\"quota\",\"error\":\"EDQUOT\"", 1),
 		  1, "the refusal in the audit log");
+}
+
+/*
+ * A stock kernel's refusal of an AIO fsync (bpf/aio.bpf.h) is a refusal
+ * of a right in the audit log, hook aio_fsync, ENOTCAPABLE, though the
+ * call itself fails with ENOMEM; the patched kernel refuses it at the
+ * lookup (hook fget).
+ */
+SELFTEST(daemon_logs_aio_fsync_refusals)
+{
+	const char *also =
+		fixture_patched_kernel()
+			? "\"hook\":\"fget\",\"error\":\"ENOTCAPABLE\""
+			: "\"hook\":\"aio_fsync\",\"error\":"
+			  "\"ENOTCAPABLE\"";
+	int want = fixture_patched_kernel() ? ENOTCAPABLE : ENOMEM;
+	pid_t pid;
+
+	need_daemon();
+	pid = fork();
+	if (pid == 0) {
+		aio_context_t ctx = 0;
+		struct iocb cb = { .aio_lio_opcode = IOCB_CMD_FSYNC };
+		struct iocb *cbs[1] = { &cb };
+		struct io_event ev;
+		int fd = open("/tmp", O_RDONLY | O_DIRECTORY);
+
+		if (fd < 0 || prctl(PR_SET_NAME, "aio_fsyncer") ||
+		    fixture_limit_all_but(fd, CAP_FSYNC) ||
+		    syscall(SYS_io_setup, 1, &ctx))
+			_exit(2);
+		cb.aio_fildes = (uint32_t)fd;
+		if (syscall(SYS_io_submit, ctx, 1, cbs) != 1)
+			_exit(errno == want ? 0 : 1);
+		if (syscall(SYS_io_getevents, ctx, 1, 1, &ev, NULL) != 1)
+			_exit(3);
+		_exit(ev.res == -want ? 0 : 1);
+	}
+	if (!ASSERT_EQ(selftest_wait(pid), 0, "an AIO fsync without CAP_FSYNC"))
+		return;
+	ASSERT_EQ(audit_wait_for(pid, "aio_fsyncer", also, 1), 1,
+		  "the refusal in the audit log");
 }
 
 /* capctl run: --allow-dir of a procfs directory is refused, by file system. */

@@ -489,7 +489,12 @@ struct capsicum_ioctls {
 	 * capability mode's seccomp filter: no BPF program reports it; capctl \
 	 * run --learn makes such records from the filter's notifications      \
 	 */                                                                    \
-	X(SECCOMP, "seccomp")
+	X(SECCOMP, "seccomp")                                                  \
+	/*                                                                     \
+	 * stock kernels: io_submit's IOCB_CMD_FSYNC/FDSYNC, refused at the    \
+	 * prepare_creds() inside aio_fsync() (the caller sees ENOMEM)         \
+	 */                                                                    \
+	X(AIO_FSYNC, "aio_fsync")
 
 #define CAPSICUM_HOOK_ENUM_(suffix, name) CAPSICUM_HOOK_##suffix,
 enum capsicum_hook {

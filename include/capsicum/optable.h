@@ -154,9 +154,11 @@ enum opt_rule {
 	"`FAN_MARK_FLUSH` looks no path up and reaches no LSM hook, so the "   \
 	"fanotify descriptor's right is not asked for it"
 #define OPT_WHY_AIO                                                            \
-	"`IOCB_CMD_FSYNC`, `FDSYNC` and `POLL` reach no LSM hook, and a read " \
-	"or write is checked against the file's floor: no stock hook sees "    \
-	"the iocb's descriptor"
+	"`IOCB_CMD_POLL` reaches no LSM hook; no stock hook sees the iocb's "  \
+	"descriptor, so a read or write is checked against the file's "        \
+	"floor, and `IOCB_CMD_FSYNC`/`FDSYNC` by it too, at the "              \
+	"`prepare_creds()` inside `aio_fsync()`, which fails them with "       \
+	"`ENOMEM`, not `ENOTCAPABLE`"
 #define OPT_WHY_PDWAIT                                                         \
 	"no hook sees `waitid(P_PIDFD)`'s descriptor, so a raw `waitid` "      \
 	"bypasses it (`procdesc_rights` checks the library's refusal)"
