@@ -21,7 +21,12 @@
 #ifndef CAPSICUM_AIO_BPF_H
 #define CAPSICUM_AIO_BPF_H
 
-#include "state.bpf.h"
+#include "optable.bpf.h"
+#include "table.bpf.h"
+
+/* io_submit's i386 number (its row's) and x32's own (CAPSICUM_OPT_X32_NRS). */
+#define NR32_io_submit	248
+#define NRX32_io_submit (X32_SYSCALL_BIT | 544)
 
 SEC("?fentry/aio_fsync")
 int BPF_PROG(capsicum_aio_fsync_note, struct fsync_iocb *req,
@@ -46,10 +51,12 @@ int BPF_PROG(capsicum_aio_fsync_note, struct fsync_iocb *req,
 	n = bpf_task_storage_get(&aio_notes, task, 0,
 				 refused ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 	if (!n) {
-		/* Nowhere to note it: the fsync goes through, on the record. */
+		/*
+		 * Nowhere to note it: fail closed, for every AIO fsync of the
+		 * process from now on (aio_cred_prepare_check).
+		 */
 		if (refused)
-			report(CAPSICUM_HOOK_AIO_FSYNC, ENOMEM, -1, CAP_FSYNC,
-			       0, &h);
+			proc_set_flag(p, CAPSICUM_PROC_AIO_UNNOTED);
 		return 0;
 	}
 	if (refused) {
@@ -75,28 +82,46 @@ int BPF_PROG(capsicum_aio_fsync_unnote, struct fsync_iocb *req,
 	return 0;
 }
 
+/* The syscall is io_submit, of any ABI: its prepare_creds() is aio_fsync's. */
+static __always_inline bool aio_in_io_submit(struct task_struct *task)
+{
+	long nr = current_syscall();
+
+	if (task->thread_info.status & TS_COMPAT)
+		return nr == NR32_io_submit;
+	return nr == NR_io_submit || nr == NRX32_io_submit;
+}
+
 /*
  * The note is used once, and only in the syscall that set it: a note
  * left set (an fexit not yet attached, or detached mid-call) can then
  * refuse nothing but another io_submit's prepare_creds(), which only
  * aio_fsync() calls, after its fentry wrote the note afresh. A fork,
- * which prepares creds too, is never refused.
+ * which prepares creds too, is never refused. A process whose refusal
+ * found no room for its note has every AIO fsync refused instead.
  */
 static __noinline int aio_cred_prepare_check(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct aio_note *n;
+	struct capsicum_proc *p;
+	struct aio_note *n = NULL;
 
-	if (!task->bpf_storage)
+	if (task->bpf_storage)
+		n = bpf_task_storage_get(&aio_notes, task, 0, 0);
+	if (n && n->active) {
+		n->active = 0;
+		if (n->nr != current_syscall())
+			return 0;
+		return refuse(CAPSICUM_HOOK_AIO_FSYNC, ENOTCAPABLE, -1,
+			      CAP_FSYNC, 0, &n->held);
+	}
+	if (!aio_in_io_submit(task))
 		return 0;
-	n = bpf_task_storage_get(&aio_notes, task, 0, 0);
-	if (!n || !n->active)
-		return 0;
-	n->active = 0;
-	if (n->nr != current_syscall())
+	p = current_proc();
+	if (!p || !(p->flags & CAPSICUM_PROC_AIO_UNNOTED))
 		return 0;
 	return refuse(CAPSICUM_HOOK_AIO_FSYNC, ENOTCAPABLE, -1, CAP_FSYNC, 0,
-		      &n->held);
+		      NULL);
 }
 
 /*

@@ -397,6 +397,11 @@ struct capsicum_proc {
 #define CAPSICUM_PROC_UNCOUNTED (1U << 9)
 /* Refusals are recorded, then allowed (CAPSICUM_OP_LEARN). */
 #define CAPSICUM_PROC_LEARNING (1U << 10)
+/*
+ * An AIO fsync refusal found no memory for its thread's note: every AIO
+ * fsync of the process is refused from then on (bpf/aio.bpf.h).
+ */
+#define CAPSICUM_PROC_AIO_UNNOTED (1U << 11)
 
 /* Per-descriptor rights: key (table, fd). */
 struct capsicum_fd_key {
