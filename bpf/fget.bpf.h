@@ -15,6 +15,7 @@
 #ifndef CAPSICUM_FGET_BPF_H
 #define CAPSICUM_FGET_BPF_H
 
+#include "ioctl.bpf.h"
 #include "lookup_beneath.bpf.h"
 #include "optable.bpf.h"
 #include "table.bpf.h"
@@ -131,6 +132,52 @@ fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
 	return fget_need_of(regs, nr_of_x32(ax & ~X32_SYSCALL_BIT), fd, file);
 }
 
+/*
+ * The command of an ioctl whose own descriptor this lookup is (its first
+ * argument: fget_unclaimed took the others), by the call's ABI: the
+ * i386 one in its register, x32's own number too. False for any other
+ * call. file_ioctl and file_ioctl_compat are not loaded on this kernel
+ * (admin/load.c): the lookup decides the ioctl as they would
+ * (ioctl_decide), exactly by (table, fd), for i386 calls as well.
+ */
+static __always_inline bool fget_ioctl_cmd(struct task_struct *task,
+					   struct pt_regs *regs, long nr,
+					   unsigned int *cmd)
+{
+	long ax = regs->orig_ax;
+
+	if (nr == NR_ioctl) {
+		*cmd = (unsigned int)SYS_ARG2(regs);
+		return true;
+	}
+	if (nr != NR_UNKNOWN)
+		return false;
+	if (task->thread_info.status & TS_COMPAT) {
+		*cmd = IA32_ARG2(regs);
+		return nr_of_i386(ax) == NR_ioctl;
+	}
+	*cmd = (unsigned int)SYS_ARG2(regs);
+	return (ax & X32_SYSCALL_BIT) &&
+	       nr_of_x32(ax & ~X32_SYSCALL_BIT) == NR_ioctl;
+}
+
+/*
+ * A process in capability mode that limited nothing: of its lookups,
+ * only an ioctl's concerns it here, by capability mode's rules for a
+ * file's signals (ioctl.bpf.h; the stock kernels' file_ioctl hook, not
+ * loaded on this kernel, asks them).
+ */
+static __always_inline int fget_capmode_only(struct file *file, int fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	unsigned int cmd;
+
+	if (!fget_ioctl_cmd(task, regs, call_of(task, regs), &cmd))
+		return 0;
+	return capmode_ioctl_check(file, cmd, fd);
+}
+
 /* A ring by its file operations (not on every lookup: io_uring's only). */
 static __always_inline bool fget_is_ring(const struct file *file)
 {
@@ -154,7 +201,7 @@ static __always_inline bool fget_is_ring(const struct file *file)
  * its number in their first argument (not a registered ring's index)
  * and by its file operations, since another thread may put any file at
  * that number once the call has its ring; and the descriptor an ioctl
- * acts on, whose hook stays, but for the ioctls that read another
+ * acts on (fget_ioctl_cmd), but for the ioctls that read another
  * descriptor, which may be the same number (FICLONE, FICLONERANGE,
  * FIDEDUPERANGE: each lookup needs every right).
  */
@@ -200,11 +247,14 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	struct capsicum_proc *p;
 	struct pt_regs *regs;
 	struct fget_need n = {};
+	unsigned int cmd;
 	long nr;
 
 	p = current_proc();
-	if (!p || !table_limited(p))
+	if (!p)
 		return 0;
+	if (!table_limited(p))
+		return in_capmode(p) ? fget_capmode_only(file, (int)fd) : 0;
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	nr = call_of(task, regs);
@@ -220,6 +270,10 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	if (fget_unclaimed(task, regs, (int)fd, file))
 		return require(p, file, (int)fd, CAP_ALL0, CAP_ALL1,
 			       CAPSICUM_HOOK_FGET);
+	if (fget_ioctl_cmd(task, regs, nr, &cmd))
+		return cmd == FIOCLEX || cmd == FIONCLEX
+			       ? 0
+			       : ioctl_decide(p, file, cmd, (int)fd);
 	if (nr == NR_UNKNOWN)
 		n = fget_compat_need_of(task, regs, (int)fd, file);
 	else

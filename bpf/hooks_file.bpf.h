@@ -9,6 +9,7 @@
 
 #include "control.bpf.h"
 #include "hooks_at.bpf.h"
+#include "ioctl.bpf.h"
 #include "sigio.bpf.h"
 #include "syscalls.bpf.h"
 
@@ -139,76 +140,19 @@ CTL_NEED_OF(ioctl, ioctl_list, CAP_IOCTL)
 CTL_NEED_OF(fcntl, fcntl_cmd, CAP_FCNTL)
 CTL_NEED_OF(lock, none, CAP_FLOCK)
 
-struct ioctl_find {
-	const struct capsicum_ioctls *list;
-	__u64 cmd;
-	__s32 n;
-	bool found;
-};
-
-static long ioctl_find_cb(__u64 i, struct ioctl_find *f)
-{
-	if (i >= CAP_IOCTLS_MAX || (__s32)i >= f->n)
-		return 1;
-	if (f->list->cmds[i] == f->cmd) {
-		f->found = true;
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * fd's ioctl cmd needs CAP_IOCTL and, if the descriptor has a list, cmd
- * in it. by_list false: cmd is no ioctl number (an io_uring command),
- * so only a descriptor allowed every ioctl may.
- */
-static __always_inline int ioctl_check(struct capsicum_proc *p,
-				       struct file *file, unsigned int cmd,
-				       int fd, bool by_list)
-{
-	struct held h;
-
-	held_rights(p, file, fd, &h);
-	if (!h.limited)
-		return 0;
-	if (!rights_contain(h.rights, 0, CAP_IOCTL))
-		goto deny;
-	if (h.nioctls < 0)
-		return 0;
-	if (by_list && h.nioctls > 0 && h.fd >= 0) {
-		struct capsicum_fd_key k = { .table_id = p->table_id,
-					     .fd = h.fd };
-		struct ioctl_find f = { .cmd = cmd, .n = h.nioctls };
-
-		f.list = bpf_map_lookup_elem(&cap_ioctls, &k);
-		if (f.list) {
-			bpf_loop(CAP_IOCTLS_MAX, ioctl_find_cb, &f, 0);
-			if (f.found)
-				return 0;
-		}
-	}
-deny:
-	return refuse(CAPSICUM_HOOK_FILE_IOCTL, ENOTCAPABLE,
-		      h.fd >= 0 ? h.fd : fd, 0, CAP_IOCTL, &h);
-}
-
 SEC("lsm/file_ioctl")
 int BPF_PROG(capsicum_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg)
 {
 	struct capsicum_proc *p = current_proc();
 	struct opt_need n;
-	int err;
 
 	if (!p)
 		return 0;
 	n = ioctl_need_of(cmd);
 	if (!n.need)
 		return 0;
-	err = ioctl_check(p, file, cmd, n.fd, true);
-	if (err || !in_capmode(p))
-		return err;
-	return capmode_ioctl_check(file, cmd, n.fd);
+	return ioctl_decide(p, file, cmd, n.fd);
 }
 
 /* An i386 ioctl: the file's floor decides (loaded where it exists). */
@@ -218,17 +162,36 @@ int BPF_PROG(capsicum_file_ioctl_compat, struct file *file, unsigned int cmd,
 {
 	struct capsicum_proc *p = current_proc();
 	struct opt_need n;
-	int err;
 
 	if (!p)
 		return 0;
 	n = ioctl_need_of(cmd);
 	if (!n.need)
 		return 0;
-	err = ioctl_check(p, file, cmd, n.fd, true);
-	if (err || !in_capmode(p))
-		return err;
-	return capmode_ioctl_check(file, cmd, n.fd);
+	return ioctl_decide(p, file, cmd, n.fd);
+}
+
+/*
+ * A socket's option command through io_uring (6.7's
+ * SOCKET_URING_OP_GETSOCKOPT and _SETSOCKOPT) needs the option's right,
+ * as getsockopt and setsockopt do: no socket hook sees it on the patched
+ * kernel, which does not load theirs (admin/load.c). No descriptor, so
+ * the file's floor decides, as the stock socket hooks decide it.
+ */
+static __always_inline int uring_sockopt_check(struct capsicum_proc *p,
+					       struct file *file, __u32 op)
+{
+	__u64 need;
+
+	if ((BPF_CORE_READ(file, f_inode, i_mode) & S_IFMT) != S_IFSOCK)
+		return 0; /* another driver's numbers */
+	if (op == SOCKET_URING_OP_GETSOCKOPT)
+		need = CAP_GETSOCKOPT;
+	else if (op == SOCKET_URING_OP_SETSOCKOPT)
+		need = CAP_SETSOCKOPT;
+	else
+		return 0;
+	return require(p, file, -1, need, 0, CAPSICUM_HOOK_SOCKET);
 }
 
 /*
@@ -240,13 +203,17 @@ int BPF_PROG(capsicum_uring_cmd, struct io_uring_cmd *ioucmd)
 {
 	struct capsicum_proc *p = current_proc();
 	struct file *file;
+	__u32 op;
+	int err;
 
 	if (!p)
 		return 0;
 	file = BPF_CORE_READ(ioucmd, file);
 	if (!file)
 		return unknown_refuse(p, CAPSICUM_HOOK_FILE_IOCTL);
-	return ioctl_check(p, file, BPF_CORE_READ(ioucmd, cmd_op), -1, false);
+	op = BPF_CORE_READ(ioucmd, cmd_op);
+	err = ioctl_check(p, file, op, -1, false);
+	return err ?: uring_sockopt_check(p, file, op);
 }
 
 SEC("lsm/file_fcntl")

@@ -67,6 +67,7 @@
 #define S_IFIFO 0010000
 #define S_IFCHR 0020000
 #define S_IFBLK 0060000
+#define S_IFSOCK 0140000
 
 /* uapi/linux/fs.h, uapi/linux/eventpoll.h */
 #define SEEK_CUR      1

@@ -37,6 +37,12 @@ static __always_inline void uring_note_none(struct uring_note *n,
 {
 }
 
+/* URING_CMD: the uring_cmd hook reads a socket command itself. */
+static __always_inline void
+uring_note_uring_sockopt(struct uring_note *n, struct io_kiocb *req, int fd)
+{
+}
+
 /* io_rw: an offset other than -1 reads or writes there, not at f_pos. */
 static __always_inline void
 uring_note_uring_offset(struct uring_note *n, struct io_kiocb *req, int fd)
@@ -116,6 +122,16 @@ int BPF_PROG(capsicum_uring_unnote, struct io_kiocb *req, int fd,
 /* The rules: what the noted request needs of its descriptor's file. */
 static __always_inline __u64 uring_rule_none(const struct uring_note *n,
 					     struct file *file, __u64 rights)
+{
+	return rights;
+}
+
+/*
+ * URING_CMD: CAP_IOCTL here; a socket option's right is of the other
+ * word, and the uring_cmd hook, which sees the command, asks it.
+ */
+static __always_inline __u64 uring_rule_uring_sockopt(
+	const struct uring_note *n, struct file *file, __u64 rights)
 {
 	return rights;
 }

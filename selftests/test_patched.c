@@ -27,6 +27,7 @@
 #include <sys/capsicum.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <stddef.h>
 #include <sys/prctl.h>
@@ -750,10 +751,12 @@ SELFTEST(fget_rights_with_and_without)
 #define I386_POLL	       168
 #define I386_EPOLL_WAIT	       256
 #define I386_TIMERFD_GETTIME64 410
+#define I386_IOCTL	       54
 #define I386_SOCKETCALL	       102
 #define I386_FLOCK	       143
 #define I386_OLD_MMAP	       90
 #define SOCKETCALL_RECV	       10 /* linux/net.h's SYS_RECV */
+#define SOCKETCALL_GETSOCKOPT  15 /* SYS_GETSOCKOPT */
 
 static int op_i386_lseek(int fd)
 {
@@ -814,6 +817,13 @@ static int op_i386_timerfd_gettime64(int fd)
 			     int80(I386_TIMERFD_GETTIME64, fd, (long)low, 0))
 		   : -1;
 }
+/* ioctl(fd, FIONREAD, int *) as an i386 call. */
+static int op_i386_fionread(int fd)
+{
+	int *n = compat_low_page();
+
+	return n ? compat_result(int80(I386_IOCTL, fd, FIONREAD, (long)n)) : -1;
+}
 /* socketcall(SYS_RECV, {fd, buf, 1, MSG_DONTWAIT}): one byte. */
 static int op_i386_socketcall_recv(int fd)
 {
@@ -828,6 +838,31 @@ static int op_i386_socketcall_recv(int fd)
 	args[3] = MSG_DONTWAIT;
 	n = int80(I386_SOCKETCALL, SOCKETCALL_RECV, (long)args, 0);
 	return compat_result(n == 1 ? 0 : n < 0 ? n : -EIO);
+}
+/* socketcall(SYS_GETSOCKOPT, {fd, SOL_SOCKET, SO_TYPE, &type, &len}). */
+static int op_i386_socketcall_getsockopt(int fd)
+{
+	uint32_t *args = compat_low_page();
+
+	if (!args)
+		return -1;
+	args[0] = (uint32_t)fd;
+	args[1] = SOL_SOCKET;
+	args[2] = SO_TYPE;
+	args[3] = (uint32_t)(uintptr_t)(args + 16);
+	args[4] = (uint32_t)(uintptr_t)(args + 17);
+	args[17] = sizeof(int);
+	return compat_result(
+		int80(I386_SOCKETCALL, SOCKETCALL_GETSOCKOPT, (long)args, 0));
+}
+/* x32's own getsockopt (542). */
+static int op_x32_getsockopt(int fd)
+{
+	int type;
+	socklen_t len = sizeof(type);
+
+	return syscall(X32_BIT | 542, fd, SOL_SOCKET, SO_TYPE, &type, &len) ? -1
+									    : 0;
 }
 static int op_i386_flock(int fd)
 {
@@ -1005,11 +1040,29 @@ static const struct rights_row compat_rows[] = {
 	  .op = op_x32_mq_notify,
 	  .stock = X32_STOCK,
 	  .patched = COMPAT_EXACT },
+	{ .name = "ioctl i386",
+	  .rights = CAP_IOCTL,
+	  .make = pipe_read_end,
+	  .op = op_i386_fionread,
+	  .stock = COMPAT_EXACT,
+	  .patched = COMPAT_EXACT },
 	{ .name = "recvfrom i386 socketcall recv",
 	  .rights = CAP_RECV,
 	  .make = socket_with_a_byte,
 	  .op = op_i386_socketcall_recv,
 	  .stock = COMPAT_EXACT,
+	  .patched = COMPAT_EXACT },
+	{ .name = "getsockopt i386 socketcall",
+	  .rights = CAP_GETSOCKOPT,
+	  .make = socket_with_a_byte,
+	  .op = op_i386_socketcall_getsockopt,
+	  .stock = COMPAT_EXACT,
+	  .patched = COMPAT_EXACT },
+	{ .name = "getsockopt x32 own number",
+	  .rights = CAP_GETSOCKOPT,
+	  .make = socket_with_a_byte,
+	  .op = op_x32_getsockopt,
+	  .stock = X32_STOCK,
 	  .patched = COMPAT_EXACT },
 	{ .name = "recvfrom x32 own number",
 	  .rights = CAP_RECV,
@@ -1047,6 +1100,49 @@ SELFTEST(compat_rights_with_and_without)
 		return;
 	}
 	rows_run(compat_rows, sizeof(compat_rows) / sizeof(compat_rows[0]));
+}
+
+/* An i386 ioctl(fd, cmd, int *) with its int in the low page. */
+static long i386_ioctl_int(int fd, unsigned int cmd, int value)
+{
+	int *arg = compat_low_page();
+
+	if (!arg)
+		return -ENOMEM;
+	*arg = value;
+	return int80(I386_IOCTL, fd, cmd, (long)arg);
+}
+
+/*
+ * An i386 ioctl through a descriptor with an ioctl list: the patched
+ * kernel checks the command against the list (the lookup reads it from
+ * the i386 register), as for an x86-64 call; the stock kernels cannot
+ * tell the descriptor (their compat hook sees the file) and judge by the
+ * file's floor, which allows no ioctl once any of its descriptors has a
+ * list. FIOCLEX needs nothing on either.
+ */
+SELFTEST(i386_ioctl_obeys_the_ioctl_list)
+{
+	cap_ioctl_t cmds[1] = { FIONREAD };
+	int sv[2];
+
+	if (!fixture_loaded())
+		return;
+	if (int80(I386_FSYNC, -1, 0, 0) == -ENOSYS) {
+		selftest_skip("no i386 emulation");
+		return;
+	}
+	if (!ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair") ||
+	    !ASSERT_OK(cap_ioctls_limit(sv[0], cmds, 1), "FIONREAD only"))
+		return;
+	ASSERT_EQ(i386_ioctl_int(sv[0], FIONREAD, 0),
+		  fixture_patched_kernel() ? 0 : -ENOTCAPABLE,
+		  "FIONREAD, listed: patched by the list, stock by the floor");
+	ASSERT_EQ(i386_ioctl_int(sv[0], FIONBIO, 1), -ENOTCAPABLE,
+		  "FIONBIO, not listed");
+	ASSERT_EQ(i386_ioctl_int(sv[0], FIOCLEX, 0), 0, "FIOCLEX");
+	close(sv[0]);
+	close(sv[1]);
 }
 
 /*

@@ -71,6 +71,27 @@ static int ring_ready(struct uring *u, int op)
  * splice's and tee's input), the result as a row wants it: 0 when the
  * completion is what the request should give, else -1 with errno.
  */
+/* The socket command of an IORING_OP_URING_CMD row. */
+static __u32 uring_cmd_op = URING_SOCKET_SIOCINQ;
+static int sock_type;
+
+/*
+ * getsockopt(SOL_SOCKET, SO_TYPE) into sock_type, in the fields 6.7
+ * gave the SQE (level and optname over addr, optlen over splice_fd_in,
+ * optval over addr3), which this machine's headers do not name.
+ */
+static void uring_sqe_getsockopt(struct io_uring_sqe *sqe)
+{
+	char *raw = (char *)sqe;
+	__u32 level = SOL_SOCKET, optname = SO_TYPE, optlen = sizeof(int);
+	__u64 optval = (uintptr_t)&sock_type;
+
+	memcpy(raw + offsetof(struct io_uring_sqe, addr), &level, 4);
+	memcpy(raw + offsetof(struct io_uring_sqe, addr) + 4, &optname, 4);
+	memcpy(raw + offsetof(struct io_uring_sqe, splice_fd_in), &optlen, 4);
+	memcpy(raw + offsetof(struct io_uring_sqe, addr3), &optval, 8);
+}
+
 static int run(int op, int fd, __u64 off, int in, enum how how)
 {
 	struct io_uring_sqe *sqe;
@@ -159,7 +180,9 @@ static int run(int op, int fd, __u64 off, int in, enum how how)
 	case IORING_OP_URING_CMD:
 		sqe->addr = 0;
 		sqe->len = 0;
-		sqe->cmd_op = URING_SOCKET_SIOCINQ;
+		sqe->cmd_op = uring_cmd_op;
+		if (uring_cmd_op == URING_SOCKET_GETSOCKOPT)
+			uring_sqe_getsockopt(sqe);
 		break;
 	}
 	res = uring_run(&u);
@@ -173,9 +196,10 @@ out:
 	 * POLL_ADD gives the mask, ACCEPT the accepted descriptor, the
 	 * others the bytes (1) or 0.
 	 */
-	if (op == IORING_OP_POLL_ADD ? !(res & POLLIN)
-	    : op == IORING_OP_ACCEPT ? false
-				     : res > 1) {
+	if (op == IORING_OP_POLL_ADD		      ? !(res & POLLIN)
+	    : op == IORING_OP_ACCEPT		      ? false
+	    : uring_cmd_op == URING_SOCKET_GETSOCKOPT ? res != sizeof(int)
+						      : res > 1) {
 		errno = EPROTO;
 		return -1;
 	}
@@ -406,6 +430,11 @@ static int op_read_multishot(int fd)
 }
 static int op_uring_cmd(int fd)
 {
+	return run(IORING_OP_URING_CMD, fd, 0, -1, INLINE);
+}
+static int op_uring_cmd_getsockopt(int fd)
+{
+	uring_cmd_op = URING_SOCKET_GETSOCKOPT;
 	return run(IORING_OP_URING_CMD, fd, 0, -1, INLINE);
 }
 static int op_poll_add(int fd)
@@ -656,6 +685,18 @@ static const struct rights_row uring_rows[] = {
 	  .op = op_uring_cmd,
 	  .stock = FLOOR,
 	  .patched = REFUSED,
+	  .since = FIXTURE_KERNEL(6, 7),
+	  .unknown = EOPNOTSUPP },
+	/*
+	 * A socket option through io_uring: the uring_cmd hook asks the
+	 * option's right by the file's floor on every kernel (the patched
+	 * one loads no getsockopt hook).
+	 */
+	{ .name = "io_uring URING_CMD getsockopt",
+	  .rights = CAP_GETSOCKOPT,
+	  .make = udp,
+	  .op = op_uring_cmd_getsockopt,
+	  .stock = FLOOR,
 	  .since = FIXTURE_KERNEL(6, 7),
 	  .unknown = EOPNOTSUPP },
 	{ .name = "io_uring SENDMSG_ZC",

@@ -20,7 +20,8 @@
 #define URING_OP_BIND		  56
 #define URING_OP_LISTEN		  57
 /* IORING_OP_URING_CMD on a socket (Linux 6.7). */
-#define URING_SOCKET_SIOCINQ 0
+#define URING_SOCKET_SIOCINQ	0
+#define URING_SOCKET_GETSOCKOPT 2
 
 struct uring {
 	int fd;

@@ -111,6 +111,10 @@ enum opt_verdict {
 	X(uring_splice_end, CAP_SEEK, 0,                                       \
 	  "an io_uring splice or tee: the input end needs CAP_READ, the "      \
 	  "output end CAP_WRITE; an offset on an end adds CAP_SEEK there")     \
+	X(uring_sockopt, CAP_GETSOCKOPT | CAP_SETSOCKOPT, 0,                   \
+	  "a socket's option command (SOCKET_URING_OP_GETSOCKOPT, "            \
+	  "_SETSOCKOPT) adds CAP_GETSOCKOPT or CAP_SETSOCKOPT, which the "      \
+	  "uring_cmd hook asks of the file's floor on every kernel")           \
 	X(aio_op, CAP_READ | CAP_WRITE | CAP_FSYNC, 0,                         \
 	  "each iocb's descriptor: a read (IOCB_CMD_PREAD/PREADV) adds "       \
 	  "CAP_READ, a write CAP_WRITE; IOCB_CMD_FSYNC/FDSYNC needs "          \
@@ -285,9 +289,10 @@ enum opt_rule {
 /*
  * Sockets: bpf/hooks_sock.bpf.h (sock_need_of, for every socket hook;
  * read, write and splice reach them too, as their own rows' calls).
- * CAPSICUM_OPS_SOCK_PLAIN are the rows whose hook sees nothing but the
- * socket (no address, message, option or new socket): the patched
- * kernel does not load those hooks (CAPSICUM_OPS_SUPERSEDED).
+ * CAPSICUM_OPS_SOCK_PLAIN are the rows whose hook needs nothing but the
+ * socket (no address, message or new socket): the patched kernel does
+ * not load those hooks (CAPSICUM_OPS_SUPERSEDED); io_uring's socket
+ * option commands are the uring_cmd hook's there (bpf/hooks_file.bpf.h).
  */
 #define CAPSICUM_OPS_SOCK_PLAIN(X)                                             \
 	X(recvfrom, 45, 371, OPT_ARG(0), CAP_RECV, none, OPT_YES, "", OPT_YES, \
@@ -303,7 +308,11 @@ enum opt_rule {
 	X(shutdown, 48, 373, OPT_ARG(0), CAP_SHUTDOWN, none, OPT_YES, "",      \
 	  OPT_YES, "")                                                         \
 	X(listen, 50, 363, OPT_ARG(0), CAP_LISTEN, none, OPT_YES, "", OPT_YES, \
-	  "")
+	  "")                                                                  \
+	X(getsockopt, 55, 365, OPT_ARG(0), CAP_GETSOCKOPT, none, OPT_YES, "",  \
+	  OPT_YES, "")                                                         \
+	X(setsockopt, 54, 366, OPT_ARG(0), CAP_SETSOCKOPT, none, OPT_YES, "",  \
+	  OPT_YES, "")
 #define CAPSICUM_OPS_SOCK(X)                                                   \
 	X(sendto, 44, 369, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",        \
 	  OPT_YES, "")                                                         \
@@ -312,10 +321,6 @@ enum opt_rule {
 	X(sendmmsg, 307, 345, OPT_ARG(0), CAP_SEND, msg_dest, OPT_YES, "",     \
 	  OPT_YES, "")                                                         \
 	CAPSICUM_OPS_SOCK_PLAIN(X)                                             \
-	X(getsockopt, 55, 365, OPT_ARG(0), CAP_GETSOCKOPT, none, OPT_YES, "",  \
-	  OPT_YES, "")                                                         \
-	X(setsockopt, 54, 366, OPT_ARG(0), CAP_SETSOCKOPT, none, OPT_YES, "",  \
-	  OPT_YES, "")                                                         \
 	X(bind, 49, 361, OPT_ARG(0), CAP_BIND, none, OPT_YES, "", OPT_YES, "") \
 	X(connect, 42, 362, OPT_ARG(0), CAP_CONNECT, none, OPT_YES, "",        \
 	  OPT_YES, "")                                                         \
@@ -481,6 +486,8 @@ enum opt_rule {
 	X(preadv, 534)                                                         \
 	X(pwritev, 535)                                                        \
 	X(recvmmsg, 537)                                                       \
+	X(setsockopt, 541)                                                     \
+	X(getsockopt, 542)                                                     \
 	X(io_submit, 544)                                                      \
 	X(preadv2, 546)                                                        \
 	X(pwritev2, 547)
@@ -499,6 +506,8 @@ enum opt_rule {
 	X(recvfrom, 10) /* recv */                                             \
 	X(recvfrom, 12)                                                        \
 	X(shutdown, 13)                                                        \
+	X(setsockopt, 14)                                                      \
+	X(getsockopt, 15)                                                      \
 	X(recvmsg, 17)                                                         \
 	X(recvmmsg, 19)
 
@@ -506,7 +515,9 @@ enum opt_rule {
  * The families whose stock hook the patched kernel does not load
  * (admin/load.c, superseded_progs: file_permission, mmap_file,
  * file_lock and the plain socket hooks): its fget hook decides each of
- * their rows, whatever the verdicts (bpf/fget.bpf.h).
+ * their rows, whatever the verdicts (bpf/fget.bpf.h). file_ioctl is not
+ * loaded there either: the ioctl row's list and capability-mode checks
+ * are not a rule's, and the fget hook runs them itself (fget_ioctl_cmd).
  */
 #define CAPSICUM_OPS_SUPERSEDED(X)                                             \
 	CAPSICUM_OPS_RW(X)                                                     \
@@ -610,7 +621,7 @@ enum opt_rule {
 	  OPT_NO, OPT_WHY_URING_STILL_REFUSED)                                 \
 	X(FGETXATTR, 43, CAP_EXTATTR_GET, none, OPT_NO, OPT_WHY_URING_REFUSED, \
 	  OPT_NO, OPT_WHY_URING_STILL_REFUSED)                                 \
-	X(URING_CMD, 46, CAP_IOCTL, none, OPT_YES, "", OPT_YES, "")            \
+	X(URING_CMD, 46, CAP_IOCTL, uring_sockopt, OPT_YES, "", OPT_YES, "")   \
 	X(SEND_ZC, 47, CAP_SEND, none, OPT_PART, OPT_WHY_URING_FLOOR, OPT_YES, \
 	  "")                                                                  \
 	X(SENDMSG_ZC, 48, CAP_SEND, none, OPT_PART, OPT_WHY_URING_FLOOR,       \
