@@ -475,6 +475,7 @@ static int serve(const struct options *o)
 	}
 	log_msg(LOG_INFO, "daemon", "ready (pid %d, rate limit %u/s)", getpid(),
 		o->rate);
+	handover_ready(0);
 	for (;;) {
 		/* A negative fd (no kill requests) is ignored by poll. */
 		struct pollfd p[3 + QUERY_POLLFDS] = {
@@ -666,7 +667,11 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	ret = ensure_state(&o);
+	if (ret != EXIT_OK)
+		handover_ready(ECANCELED);
 	if (ret != EXIT_OK || o.action == LOAD_ONLY)
 		return ret;
-	return serve(&o);
+	ret = serve(&o);
+	handover_ready(ECANCELED); /* if it failed before it was ready */
+	return ret;
 }

@@ -47,6 +47,8 @@ static void reexec(struct handover *h, pid_t peer,
 		   const struct capsicum_state_version *v)
 {
 	struct exe_id at;
+	char env[16];
+	int err;
 
 	if (exe_id_of(h->path, &at) || at.dev != v->exe_dev ||
 	    at.ino != v->exe_ino) {
@@ -62,11 +64,26 @@ static void reexec(struct handover *h, pid_t peer,
 		"re-executing %s (pid %d stays)",
 		(unsigned long long)v->object_hash, v->loader_pid, h->path,
 		(int)getpid());
-	answer(peer, 0);
+	/* The new image answers once it serves (handover_ready). */
+	snprintf(env, sizeof(env), "%d", (int)peer);
+	setenv(HANDOVER_PEER_ENV, env, 1);
 	instance_lock_keep_on_exec();
 	execv(h->path, h->argv);
+	err = errno;
+	unsetenv(HANDOVER_PEER_ENV);
 	log_msg(LOG_ERR, "upgrade", "re-executing %s failed: %s; serving on",
-		h->path, strerror(errno));
+		h->path, strerror(err));
+	answer(peer, err);
+}
+
+void handover_ready(int err)
+{
+	const char *peer = getenv(HANDOVER_PEER_ENV);
+
+	if (!peer)
+		return;
+	answer((pid_t)atoi(peer), err);
+	unsetenv(HANDOVER_PEER_ENV);
 }
 
 void handover_serve(struct handover *h, const struct signalfd_siginfo *si)

@@ -8,7 +8,8 @@
  * errno). First request: the daemon makes the file now at its own path
  * the trusted binary, if the sender runs that very file. Second request,
  * once the state is the new build's: the daemon re-executes that file
- * (same pid, lock held throughout), which re-uses the state and serves.
+ * (same pid, lock held throughout), which re-uses the state and answers
+ * once it serves, so --upgrade returns when the new daemon is ready.
  */
 #ifndef CAPSICUMD_HANDOVER_H
 #define CAPSICUMD_HANDOVER_H
@@ -19,6 +20,8 @@
 #include <sys/signalfd.h>
 
 #define HANDOVER_SIGNAL SIGUSR1
+/* Set across the re-exec: whom the new image answers once it serves. */
+#define HANDOVER_PEER_ENV "CAPSICUMD_UPGRADE_PEER"
 
 struct handover {
 	char path[PATH_MAX]; /* our binary's path when we started */
@@ -31,6 +34,12 @@ int handover_init(struct handover *h, int argc, char **argv);
 
 /* The running daemon's side: one request from si's sender. */
 void handover_serve(struct handover *h, const struct signalfd_siginfo *si);
+
+/*
+ * In a re-executed daemon: answers the upgrader (0 once serving, or the
+ * errno that stopped us). Nothing if we were not re-executed.
+ */
+void handover_ready(int err);
 
 /* capsicumd --upgrade: the new binary's side. Returns an exit code. */
 int handover_upgrade(void);

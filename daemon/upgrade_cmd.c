@@ -194,12 +194,14 @@ int handover_upgrade(void)
 		err = ask(daemon);
 		if (err)
 			log_msg(LOG_WARNING, "upgrade",
-				"capsicumd pid %d did not re-execute the new "
-				"binary: %s; restart it",
+				"capsicumd pid %d did not come back as the new "
+				"binary: %s; restart it (the state stays "
+				"upgraded and enforcing)",
 				(int)daemon, strerror(err < 0 ? -err : err));
 		else
 			log_msg(LOG_INFO, "upgrade",
-				"capsicumd pid %d re-executes the new binary",
+				"capsicumd pid %d serves again, as the new "
+				"binary",
 				(int)daemon);
 	}
 	return EXIT_OK;
