@@ -15,6 +15,7 @@
 #   --root-only         do not repeat the command as uid 1000
 #   --daemon            start capsicumd at boot (its init script) first
 #   --result FILE       keep the result channel (second serial port) here
+#   --smp N             vCPUs when not --icount                       [2]
 #   --tcg-single        two vCPUs run by one host thread (-accel
 #                       tcg,thread=single): QEMU 7.2's multi-threaded TCG
 #                       crashes the guest when a BPF program is attached to
@@ -39,6 +40,7 @@ daemon=0
 result=
 append=
 accel=tcg
+smp=2
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--daemon) daemon=1; shift ;;
 	--result) result=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
 	--tcg-single) accel=tcg,thread=single; append="${append:+$append }capsicum_tcg=single"; shift ;;
 	--) shift; break ;;
 	*) echo "run-vm: unknown option $1" >&2; exit 2 ;;
@@ -94,7 +97,7 @@ if [ "$icount" = 1 ]; then
 	qemu+=(-smp 1 -icount shift=0,sleep=off
 		-rtc base=2026-01-01T00:00:00,clock=vm)
 else
-	qemu+=(-smp 2)
+	qemu+=(-smp "$smp")
 fi
 
 # init writes "status 1" on the result port first thing: a result still
