@@ -42,28 +42,28 @@ static void answer(pid_t pid, int err)
 			(int)pid, strerror(errno));
 }
 
-/* The state is another build's now: become the binary that loaded it. */
-static void reexec(struct handover *h, pid_t peer,
-		   const struct capsicum_state_version *v)
+/*
+ * Becomes the file at our path, if it is `want` (the binary the stamp or
+ * the bss names): the new image answers peer once it serves.
+ */
+static void reexec(struct handover *h, pid_t peer, const struct exe_id *want,
+		   const char *why)
 {
 	struct exe_id at;
 	char env[16];
 	int err;
 
-	if (exe_id_of(h->path, &at) || at.dev != v->exe_dev ||
-	    at.ino != v->exe_ino) {
+	if (exe_id_of(h->path, &at) || !exe_id_eq(&at, want) ||
+	    exe_id_eq(&at, &h->self)) {
 		log_msg(LOG_ERR, "upgrade",
-			"the pinned state is now object %016llx, but %s is not "
-			"the binary that stamped it; not re-executing",
-			(unsigned long long)v->object_hash, h->path);
+			"%s, but %s is not that binary (or is this one); not "
+			"re-executing",
+			why, h->path);
 		answer(peer, ESTALE);
 		return;
 	}
-	log_msg(LOG_INFO, "upgrade",
-		"the pinned state was upgraded to object %016llx by pid %u: "
-		"re-executing %s (pid %d stays)",
-		(unsigned long long)v->object_hash, v->loader_pid, h->path,
-		(int)getpid());
+	log_msg(LOG_INFO, "upgrade", "%s: re-executing %s (pid %d stays)", why,
+		h->path, (int)getpid());
 	/* The new image answers once it serves (handover_ready). */
 	snprintf(env, sizeof(env), "%d", (int)peer);
 	setenv(HANDOVER_PEER_ENV, env, 1);
@@ -101,11 +101,33 @@ void handover_serve(struct handover *h, const struct signalfd_siginfo *si)
 			si->ssi_signo, (int)peer, si->ssi_uid);
 		return;
 	}
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)peer);
 	switch (pinned_check(&v, why, sizeof(why))) {
 	case PINNED_SAME:
-		break;
+		if (si->ssi_int != HANDOVER_REEXEC)
+			break;
+		/* Same object, new binary: the sender says so, and runs it. */
+		err = capsicum_trusted_exe(&at) ?: exe_id_of(exe, &sender);
+		if (!err && !exe_id_eq(&at, &sender))
+			err = -EACCES;
+		if (err) {
+			log_msg(LOG_ERR, "upgrade",
+				"not re-executing for pid %d: %s", (int)peer,
+				strerror(-err));
+			answer(peer, -err);
+			return;
+		}
+		reexec(h, peer, &at,
+		       "the binary at our path, trusted now, carries this "
+		       "same BPF object");
+		return;
 	case PINNED_OTHER:
-		reexec(h, peer, &v);
+		at = (struct exe_id){ .dev = v.exe_dev, .ino = v.exe_ino };
+		snprintf(why, sizeof(why),
+			 "the pinned state was upgraded to object %016llx by "
+			 "pid %u",
+			 (unsigned long long)v.object_hash, v.loader_pid);
+		reexec(h, peer, &at, why);
 		return;
 	default:
 		log_msg(LOG_ERR, "upgrade", "refusing pid %d: %s", (int)peer,
@@ -113,7 +135,6 @@ void handover_serve(struct handover *h, const struct signalfd_siginfo *si)
 		answer(peer, EBADMSG);
 		return;
 	}
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)peer);
 	err = exe_id_of(h->path, &at) ?: exe_id_of(exe, &sender);
 	if (!err && !exe_id_eq(&at, &sender))
 		err = EACCES;

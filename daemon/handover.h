@@ -7,9 +7,11 @@
  * sigqueue(SIGUSR1); the daemon answers the same way (si_value: 0 or an
  * errno). First request: the daemon makes the file now at its own path
  * the trusted binary, if the sender runs that very file. Second request,
- * once the state is the new build's: the daemon re-executes that file
- * (same pid, lock held throughout), which re-uses the state and answers
- * once it serves, so --upgrade returns when the new daemon is ready.
+ * once the state is the new build's, or (HANDOVER_REEXEC) once the file
+ * at its path, trusted now, carries the same BPF object: the daemon
+ * re-executes that file (same pid, lock held throughout), which re-uses
+ * the state and answers once it serves, so --upgrade returns when the new
+ * daemon is ready.
  */
 #ifndef CAPSICUMD_HANDOVER_H
 #define CAPSICUMD_HANDOVER_H
@@ -20,6 +22,8 @@
 #include <sys/signalfd.h>
 
 #define HANDOVER_SIGNAL SIGUSR1
+/* The request, in si_value: hand the trust over, or re-execute. */
+enum { HANDOVER_TRUST = 0, HANDOVER_REEXEC = 1 };
 /* Set across the re-exec: whom the new image answers once it serves. */
 #define HANDOVER_PEER_ENV "CAPSICUMD_UPGRADE_PEER"
 

@@ -7,6 +7,7 @@
 #include "load.h"
 #include "log.h"
 #include "pinned.h"
+#include "trust.h"
 #include "upgrade.h"
 
 #include <errno.h>
@@ -42,10 +43,10 @@ static bool speaks_handover(pid_t pid)
 }
 
 /* One request to the daemon; its answer (0 or an errno), or -errno. */
-static int ask(pid_t pid)
+static int ask(pid_t pid, int what)
 {
 	struct timespec left = { .tv_sec = ANSWER_SECONDS };
-	union sigval v = { .sival_int = 0 };
+	union sigval v = { .sival_int = what };
 	siginfo_t si;
 	sigset_t set;
 
@@ -65,18 +66,58 @@ static int ask(pid_t pid)
 	}
 }
 
-/* The state is this build's already: nothing to do but what reload did. */
-static int nothing_to_do(const struct capsicum_state_version *v)
+static int get_trust(pid_t daemon);
+
+/* Whether pid runs another file than this process (a new inode). */
+static bool runs_another_binary(pid_t pid)
+{
+	struct exe_id self, other;
+	char exe[64];
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	return !exe_id_of("/proc/self/exe", &self) && !exe_id_of(exe, &other) &&
+	       !exe_id_eq(&self, &other);
+}
+
+/*
+ * The state is this build's already. A daemon running the same file has
+ * nothing to do but reopen its logs (what reload did before). A daemon
+ * running an older file with the same BPF object (a package that changed
+ * only the daemon) hands its trust over and re-executes this one, or a
+ * restart would find its binary untrusted.
+ */
+static int same_build(const struct capsicum_state_version *v)
 {
 	pid_t daemon = instance_holder(CAPSICUMD_LOCK);
+	int err, ret;
 
-	if (daemon > 0)
-		kill(daemon, SIGHUP);
+	if (daemon <= 0 || !runs_another_binary(daemon)) {
+		if (daemon > 0)
+			kill(daemon, SIGHUP);
+		log_msg(LOG_INFO, "upgrade",
+			"this build (object %016llx) is the one loaded (by pid "
+			"%u): nothing to upgrade%s",
+			(unsigned long long)v->object_hash, v->loader_pid,
+			daemon > 0 ? "; the daemon reopens its logs" : "");
+		return EXIT_OK;
+	}
+	if (!capsicum_trusted()) {
+		ret = get_trust(daemon);
+		if (ret != EXIT_OK)
+			return ret;
+	}
+	err = ask(daemon, HANDOVER_REEXEC);
+	if (err) {
+		log_msg(LOG_ERR, "upgrade",
+			"capsicumd pid %d did not come back as this binary: %s "
+			"(its log says why)",
+			(int)daemon, strerror(err < 0 ? -err : err));
+		return EXIT_ERROR;
+	}
 	log_msg(LOG_INFO, "upgrade",
-		"this build (object %016llx) is the one loaded (by pid %u): "
-		"nothing to upgrade%s",
-		(unsigned long long)v->object_hash, v->loader_pid,
-		daemon > 0 ? "; the daemon reopens its logs" : "");
+		"the loaded BPF object (%016llx) is this build's: nothing to "
+		"swap; capsicumd pid %d now runs this binary, the trusted one",
+		(unsigned long long)v->object_hash, (int)daemon);
 	return EXIT_OK;
 }
 
@@ -113,7 +154,7 @@ static int get_trust(pid_t daemon)
 			CAPSICUM_PIN_BSS, strerror(-err));
 		return EXIT_ERROR;
 	}
-	err = ask(daemon);
+	err = ask(daemon, HANDOVER_TRUST);
 	if (err) {
 		log_msg(LOG_ERR, "upgrade",
 			"capsicumd pid %d did not hand its trust over: %s "
@@ -140,7 +181,7 @@ int handover_upgrade(void)
 			CAPSICUM_PIN_DIR);
 		return EXIT_ERROR;
 	case PINNED_SAME:
-		return nothing_to_do(&v);
+		return same_build(&v);
 	case PINNED_UNFINISHED:
 	case PINNED_UNKNOWN:
 		log_msg(LOG_ERR, "upgrade", "%s: not upgrading it",
@@ -191,7 +232,7 @@ int handover_upgrade(void)
 		CAPSICUM_PIN_DIR, (unsigned long long)from.object_hash,
 		from.loader_pid, (unsigned long long)capsicum_object_hash());
 	if (daemon > 0) {
-		err = ask(daemon);
+		err = ask(daemon, HANDOVER_REEXEC);
 		if (err)
 			log_msg(LOG_WARNING, "upgrade",
 				"capsicumd pid %d did not come back as the new "

@@ -9,7 +9,8 @@
  * escaping its directory refused, cap_getmode still 1). The second build
  * is capsicumd-variant1 (Makefile: the same object with
  * -DCAPSICUM_BUILD_VARIANT=1, another hash, the same maps), installed as
- * a package does, by rename over the running daemon's binary. Then
+ * a package does, by rename over the running daemon's binary. The same
+ * build installed again (a new file) only moves the daemon to it. Then
  * capsicumd-variant2, whose bss grew, is refused and changes nothing.
  *
  * Attaching a program to a hook another vCPU runs crashes QEMU 7.2's
@@ -297,6 +298,20 @@ SELFTEST(capsicumd_upgrade_leaves_no_window)
 	       (unsigned long long)c0.tables_created,
 	       (unsigned long long)c1.tables_created,
 	       (unsigned long long)c1.live_tables);
+
+	/*
+	 * The same build again as a new file (a package that changed only
+	 * the daemon): nothing to swap, but the daemon moves to that file,
+	 * or a restart would find its binary untrusted.
+	 */
+	if (ASSERT_TRUE(install("/usr/bin/capsicumd-variant1"),
+			"the second build installed again, a new inode"))
+		ASSERT_EQ(daemon_run(DAEMON, "--upgrade", "--log", ULOG), 0,
+			  "--upgrade to the same object");
+	ASSERT_TRUE(fixture_file_has(ULOG, "now runs this binary") &&
+			    fixture_daemon_pid() == daemon,
+		    "the daemon re-executed it, same pid");
+	ASSERT_EQ(stamp(0).object_hash, now.object_hash, "the stamp is kept");
 
 	/* A build whose bss grew is refused; the state keeps enforcing. */
 	if (ASSERT_TRUE(install("/usr/bin/capsicumd-variant2"),
