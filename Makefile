@@ -308,6 +308,48 @@ $(O)/daemon/%.o: daemon/%.c | $(O)/daemon $(SKELS)
 $(CAPSICUMD): $(DAEMON_OBJS) $(LIBADMIN_A) $(LIBCAPSICUM_A)
 	$(CC) -o $@ $^ -lbpf -lelf -lz
 
+# Second builds of capsicumd for the live-upgrade selftest
+# (selftests/test_upgrade.c): the same sources, the BPF object built with
+# -DCAPSICUM_BUILD_VARIANT=N (bpf/capsicum.bpf.c): 1 differs in its bytes
+# only (another object hash, the same maps), 2 also grows the bss (a
+# layout change an upgrade refuses). Only the loader, which embeds the
+# object, is compiled again; the rest is the main build's.
+VARIANTS := 1 2
+CAPSICUMD_VARIANTS := $(foreach v,$(VARIANTS),$(O)/variant$(v)/capsicumd)
+.SECONDARY: $(foreach v,$(VARIANTS),$(addprefix $(O)/variant$(v)/,bpf/capsicum.bpf.o \
+	bpf/capsicum.skel.h bpf/capsicum_object_hash.h admin/load.o admin/upgrade.o \
+	admin/object_hash.o))
+
+$(O)/variant%/bpf/capsicum.bpf.o: bpf/capsicum.bpf.c vmlinux/vmlinux.h
+	mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) -DCAPSICUM_BUILD_VARIANT=$* -c $< -o $@
+
+$(O)/variant%/bpf/capsicum.skel.h: $(O)/variant%/bpf/capsicum.bpf.o
+	$(BPFTOOL) gen skeleton $< name capsicum_bpf >$@.tmp
+	mv $@.tmp $@
+
+$(O)/variant%/bpf/capsicum_object_hash.h: $(O)/variant%/bpf/capsicum.bpf.o $(OBJECT_HASH_TOOL)
+	$(OBJECT_HASH_TOOL) $< CAPSICUM_OBJECT_HASH >$@.tmp
+	mv $@.tmp $@
+
+$(O)/variant%/admin/load.o: admin/load.c $(O)/variant%/bpf/capsicum.skel.h
+	mkdir -p $(dir $@)
+	$(CC) -I$(O)/variant$*/bpf $(CFLAGS) -Iadmin -c $< -o $@
+
+$(O)/variant%/admin/upgrade.o: admin/upgrade.c $(O)/variant%/bpf/capsicum.skel.h
+	mkdir -p $(dir $@)
+	$(CC) -I$(O)/variant$*/bpf $(CFLAGS) -Iadmin -c $< -o $@
+
+$(O)/variant%/admin/object_hash.o: admin/object_hash.c $(O)/variant%/bpf/capsicum_object_hash.h
+	mkdir -p $(dir $@)
+	$(CC) -I$(O)/variant$*/bpf $(CFLAGS) -Iadmin -c $< -o $@
+
+# The variant's members come before the archive, so its own stay out.
+$(O)/variant%/capsicumd: $(DAEMON_OBJS) $(O)/variant%/admin/load.o \
+		$(O)/variant%/admin/upgrade.o $(O)/variant%/admin/object_hash.o \
+		$(LIBADMIN_A) $(LIBCAPSICUM_A)
+	$(CC) -o $@ $^ -lbpf -lelf -lz
+
 # --- capctl -------------------------------------------------------------------
 $(O)/cli/%.o: cli/%.c | $(O)/cli $(SKELS)
 	$(CC) $(CFLAGS) -Iadmin -c $< -o $@
@@ -423,7 +465,7 @@ $(CAPINFO): selftests/vm/capinfo.c $(LIBCAPSICUM_A) | $(O)/selftests/vm
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		$(RUNAS) $(WAITER) $(CAPINFO) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
 		selftests/vm/demo.sh $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS) \
-		$(LEARN_PROBE) | $(O)/vm
+		$(LEARN_PROBE) $(CAPSICUMD_VARIANTS) | $(O)/vm
 	selftests/vm/mkinitramfs.sh $@ -t daemon/capsicumd.init:/etc/init.d/capsicumd \
 		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
 		-t $(CAPINFO):/bin/capinfo \
@@ -433,6 +475,7 @@ $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		$(foreach p,$(CASPER_PROGRAMS),-t $(p):/usr/libexec/capsicum/$(notdir $(p))) \
 		-t $(LEARN_PROBE):/usr/libexec/capsicum/learn_probe \
 		-t /usr/share/zoneinfo/Europe/Berlin:/usr/share/zoneinfo/Europe/Berlin \
+		$(foreach v,$(VARIANTS),-t $(O)/variant$(v)/capsicumd:/usr/bin/capsicumd-variant$(v)) \
 		$(SELFTESTS) $(RUNAS) $(WAITER) $(CAPSICUMD) $(CAPCTL)
 
 # --- benchmarks (make bench; not part of make test) -------------------------

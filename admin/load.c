@@ -9,6 +9,7 @@
 #include "load.h"
 
 #include "capsicum.skel.h"
+#include "load_internal.h"
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -191,13 +192,20 @@ static void skip_absent(struct capsicum_bpf *skel, const struct btf *btf)
 					  !capsicum_prog_absent(btf, prog));
 }
 
+void capsicum_load_prepare(struct capsicum_bpf *skel, const struct btf *btf)
+{
+	skel->rodata->setattr_has_idmap =
+		hook_nparams(btf, "inode_setattr") == 3;
+	skip_absent(skel, btf);
+}
+
 /* The kernel's dev_t of a stat result: major in 12 bits above 20 minor. */
 static uint32_t kernel_dev(dev_t dev)
 {
 	return (uint32_t)(major(dev) << 20 | minor(dev));
 }
 
-static int protect_id(struct capsicum_bpf *skel, uint32_t kind, int fd)
+int capsicum_protect_id(struct capsicum_bpf *skel, uint32_t kind, int fd)
 {
 	struct bpf_prog_info info = { 0 };
 	__u32 len = sizeof(info);
@@ -212,6 +220,25 @@ static int protect_id(struct capsicum_bpf *skel, uint32_t kind, int fd)
 				 sizeof(one), BPF_ANY))
 		return -errno;
 	return 0;
+}
+
+void capsicum_stamp_fill(struct capsicum_state_version *v)
+{
+	struct timespec now;
+	struct stat exe;
+
+	*v = (struct capsicum_state_version){
+		.magic = CAPSICUM_STATE_MAGIC,
+		.abi_version = CAPSICUM_ABI_VERSION,
+		.loader_pid = (__u32)getpid(),
+		.object_hash = capsicum_object_hash(),
+	};
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	v->loaded_at_ns = (__u64)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	if (!stat("/proc/self/exe", &exe)) {
+		v->exe_ino = exe.st_ino;
+		v->exe_dev = kernel_dev(exe.st_dev);
+	}
 }
 
 /*
@@ -281,15 +308,16 @@ static int protect_arm(struct capsicum_bpf *skel, const char *dir)
 	if (err)
 		return err;
 	bpf_object__for_each_map(map, skel->obj) {
-		err = protect_id(skel, CAPSICUM_PROTECT_MAP, bpf_map__fd(map));
+		err = capsicum_protect_id(skel, CAPSICUM_PROTECT_MAP,
+					  bpf_map__fd(map));
 		if (err)
 			return err;
 	}
 	bpf_object__for_each_program(prog, skel->obj) {
 		if (!bpf_program__autoload(prog))
 			continue; /* skip_absent: not on this kernel */
-		err = protect_id(skel, CAPSICUM_PROTECT_PROG,
-				 bpf_program__fd(prog));
+		err = capsicum_protect_id(skel, CAPSICUM_PROTECT_PROG,
+					  bpf_program__fd(prog));
 		if (err)
 			return err;
 	}
@@ -311,8 +339,8 @@ static int protect_links(struct capsicum_bpf *skel)
 
 		if (!link)
 			continue;
-		err = protect_id(skel, CAPSICUM_PROTECT_LINK,
-				 bpf_link__fd(link));
+		err = capsicum_protect_id(skel, CAPSICUM_PROTECT_LINK,
+					  bpf_link__fd(link));
 		if (err)
 			return err;
 	}
@@ -666,7 +694,7 @@ int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 	struct btf *btf = NULL;
 	char answers[512], version[512], loading[512];
 	bool made_dir = false;
-	int err, n;
+	int err;
 
 	if (!o) {
 		capsicum_load_opts_default(&defaults);
@@ -692,9 +720,7 @@ int capsicum_load(const char *dir, const struct capsicum_load_opts *o)
 			 strerror(-err));
 		goto out;
 	}
-	n = hook_nparams(btf, "inode_setattr");
-	skel->rodata->setattr_has_idmap = n == 3;
-	skip_absent(skel, btf);
+	capsicum_load_prepare(skel, btf);
 	err = apply_opts(skel, o);
 	if (err)
 		goto out;

@@ -32,3 +32,16 @@
 #include "fdinfo.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
+
+/*
+ * Only to make a second build for the live-upgrade selftest (Makefile,
+ * capsicumd-variant*): 1 changes nothing but the object's bytes, so its
+ * hash; 2 also grows the bss, a layout an upgrade must refuse.
+ */
+#ifndef CAPSICUM_BUILD_VARIANT
+#define CAPSICUM_BUILD_VARIANT 0
+#endif
+const volatile __u32 build_variant = CAPSICUM_BUILD_VARIANT;
+#if CAPSICUM_BUILD_VARIANT == 2
+__u64 build_variant_grown[4];
+#endif

@@ -344,9 +344,14 @@ struct {
 	__type(value, __u8);
 } cap_protected SEC(".maps");
 
+/*
+ * [0] the build that runs, [1] the build a live upgrade took over from
+ * (magic 0 after a plain load). A reader of [0] alone (an older capctl)
+ * still reads the stamp it knows.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct capsicum_state_version);
 } version SEC(".maps");

@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include "counters.h"
 #include "denials.h"
+#include "exit_codes.h"
+#include "handover.h"
 #include "instance.h"
 #include "load.h"
 #include "log.h"
@@ -35,18 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Exit codes (capsicumd(8)). */
-enum {
-	EXIT_OK = 0,
-	EXIT_ERROR = 1,
-	EXIT_USAGE = 2,
-	EXIT_KERNEL = 3,  /* the kernel cannot run Capsicum */
-	EXIT_VERSION = 4, /* another build's state is pinned */
-	EXIT_DENIED = 5,  /* not root, or not the loader's binary */
-	EXIT_RUNNING = 6, /* another capsicumd holds the instance lock */
-};
-
-enum action { RUN, LOAD_ONLY, CHECK_ONLY, UNLOAD };
+enum action { RUN, LOAD_ONLY, CHECK_ONLY, UNLOAD, UPGRADE };
 
 struct options {
 	enum action action;
@@ -62,6 +53,8 @@ struct options {
 
 /* --background: the write end the parent waits on until we are ready. */
 static int ready_fd = -1;
+/* What a live upgrade needs of the running daemon (handover.h). */
+static struct handover handover;
 
 #define DEFAULT_AUDIT	"/run/capsicumd/audit.log"
 #define DEFAULT_PIDFILE "/run/capsicumd.pid"
@@ -79,8 +72,14 @@ static void usage(FILE *f)
 		"Capsicum\n"
 		"  --unload           remove the pinned state: enforcement "
 		"stops\n"
+		"  --upgrade          take the pinned state of another build "
+		"over with no\n"
+		"                     window, through the running daemon "
+		"(live upgrade)\n"
 		"  --replace          if another build's state is pinned, "
-		"unload it first\n"
+		"unload it first:\n"
+		"                     sandboxed processes lose their "
+		"restrictions\n"
 		"  --syslog           log to syslog instead of stderr\n"
 		"  --log FILE         log to FILE (reopened on SIGHUP)\n"
 		"  --audit-log FILE   every denial, one line each "
@@ -109,7 +108,8 @@ static void usage(FILE *f)
 		"\nExit: 0 ok, 1 error, 2 usage, 3 kernel cannot run "
 		"Capsicum,\n"
 		"4 another build's state is pinned, 5 permission denied,\n"
-		"6 another capsicumd is running.\n",
+		"6 another capsicumd is running, 7 --upgrade found no "
+		"running daemon.\n",
 		DEFAULT_RATE);
 }
 
@@ -120,6 +120,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "check", no_argument, NULL, 'C' },
 		{ "unload", no_argument, NULL, 'U' },
 		{ "replace", no_argument, NULL, 'R' },
+		{ "upgrade", no_argument, NULL, 'P' },
 		{ "syslog", no_argument, NULL, 's' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "audit-log", required_argument, NULL, 'a' },
@@ -194,6 +195,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'R':
 			o->replace = true;
 			break;
+		case 'P':
+			o->action = UPGRADE;
+			break;
 		case 's':
 			o->log = LOG_TO_SYSLOG;
 			break;
@@ -248,7 +252,13 @@ static int refuse_or_unload(const struct options *o, const char *why)
 			why);
 		return EXIT_VERSION;
 	}
-	log_msg(LOG_WARNING, "load", "%s; replacing it (--replace)", why);
+	log_msg(LOG_WARNING, "load",
+		"%s; replacing it (--replace): UNLOADING it first, so every "
+		"sandboxed process loses its restrictions until this build "
+		"is loaded, and its tables (limited descriptors, capability "
+		"mode, counters) are dropped for good; 'capsicumd --upgrade' "
+		"keeps them",
+		why);
 	err = pinned_unload();
 	if (err) {
 		log_msg(LOG_ERR, "load", "cannot remove the old state: %s%s",
@@ -444,6 +454,7 @@ static int serve(const struct options *o)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, HANDOVER_SIGNAL);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	if (sfd < 0 || write_pidfile(o->pidfile)) {
@@ -464,6 +475,7 @@ static int serve(const struct options *o)
 	}
 	log_msg(LOG_INFO, "daemon", "ready (pid %d, rate limit %u/s)", getpid(),
 		o->rate);
+	handover_ready(0);
 	for (;;) {
 		/* A negative fd (no kill requests) is ignored by poll. */
 		struct pollfd p[3 + QUERY_POLLFDS] = {
@@ -490,6 +502,10 @@ static int serve(const struct options *o)
 		if (!(p[1].revents & POLLIN) ||
 		    read(sfd, &si, sizeof(si)) != sizeof(si))
 			continue;
+		if (si.ssi_signo == HANDOVER_SIGNAL) {
+			handover_serve(&handover, &si);
+			continue;
+		}
 		if (si.ssi_signo == SIGHUP) {
 			log_reopen();
 			denials_reopen(&d);
@@ -612,12 +628,18 @@ int main(int argc, char **argv)
 	capsicum_load_set_log(load_log);
 	if (getenv("CAPSICUMD_TEST_STOP_BEFORE_VERSION"))
 		capsicum_load_set_before_version(stop_before_version);
+	if (handover_init(&handover, argc, argv))
+		log_msg(LOG_WARNING, "upgrade",
+			"cannot record this binary: no live upgrade from it");
 	if (o.background && o.action == RUN)
 		background();
 	if (geteuid()) {
 		log_msg(LOG_ERR, "daemon", "must run as root");
 		return EXIT_DENIED;
 	}
+	/* Takes the lock itself: the running daemon holds it. */
+	if (o.action == UPGRADE)
+		return handover_upgrade();
 	if (o.action != CHECK_ONLY) {
 		ret = lock_instance();
 		if (ret != EXIT_OK)
@@ -645,7 +667,11 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	ret = ensure_state(&o);
+	if (ret != EXIT_OK)
+		handover_ready(ECANCELED);
 	if (ret != EXIT_OK || o.action == LOAD_ONLY)
 		return ret;
-	return serve(&o);
+	ret = serve(&o);
+	handover_ready(ECANCELED); /* if it failed before it was ready */
+	return ret;
 }

@@ -33,7 +33,25 @@ static void summarise(struct denials *d)
 			(unsigned long long)k, d->rl.burst);
 }
 
+/*
+ * Records one turn of the main loop handles at most: under a storm the
+ * producers outrun us and ring_buffer__consume() would never return,
+ * starving signals (SIGTERM, an upgrade's hand-over) and queries.
+ */
+#define DRAIN_BUDGET 1024
+
+static int handle_record(void *ctx, void *data, size_t size);
+
+/* Consumed either way; a negative value ends this turn's consume. */
 static int on_record(void *ctx, void *data, size_t size)
+{
+	struct denials *d = ctx;
+
+	handle_record(ctx, data, size);
+	return --d->budget ? 0 : -EAGAIN;
+}
+
+static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct denials *d = ctx;
 	struct capsicum_denial rec = { 0 };
@@ -113,10 +131,13 @@ int denials_fd(const struct denials *d)
 
 int denials_drain(struct denials *d)
 {
-	int n = ring_buffer__consume(d->rb);
+	int n;
 
+	d->budget = DRAIN_BUDGET;
+	n = ring_buffer__consume(d->rb);
 	summarise(d);
-	return n < 0 ? n : 0;
+	/* The rest waits: the ring's fd stays readable for the next poll. */
+	return n < 0 && n != -EAGAIN ? n : 0;
 }
 
 void denials_close(struct denials *d)

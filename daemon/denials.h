@@ -21,6 +21,7 @@ struct denials {
 	uint64_t received;   /* records read from the ring buffer */
 	uint64_t logged;     /* of which written to the log */
 	uint64_t suppressed; /* of which left out by the rate limit */
+	unsigned int budget; /* records left in this drain */
 	/* Sees every record after the audit log has it; may be NULL. */
 	void (*tap)(void *ctx, const struct capsicum_denial *rec);
 	void *tap_ctx;
@@ -31,7 +32,10 @@ int denials_open(struct denials *d, const char *audit_path,
 		 unsigned int per_second);
 /* The fd to poll for new records. */
 int denials_fd(const struct denials *d);
-/* Consumes what is there; closes an expired rate-limit window. */
+/*
+ * Consumes what is there, up to a budget per call (the rest at the next);
+ * closes an expired rate-limit window.
+ */
 int denials_drain(struct denials *d);
 /* SIGHUP: reopen the audit log (after logrotate moved it). */
 int denials_reopen(struct denials *d);

@@ -21,6 +21,27 @@ static pid_t lock_holder(int fd)
 	return l.l_pid;
 }
 
+/* The descriptor that holds the lock, for instance_lock_keep_on_exec(). */
+static int lock_fd = -1;
+
+void instance_lock_keep_on_exec(void)
+{
+	if (lock_fd >= 0)
+		fcntl(lock_fd, F_SETFD, 0);
+}
+
+pid_t instance_holder(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	pid_t pid;
+
+	if (fd < 0)
+		return 0;
+	pid = lock_holder(fd);
+	close(fd);
+	return pid;
+}
+
 int instance_lock(const char *path, pid_t *holder)
 {
 	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
@@ -46,5 +67,6 @@ int instance_lock(const char *path, pid_t *holder)
 		close(fd);
 		return err;
 	}
+	lock_fd = fd;
 	return 0; /* fd stays open: it holds the lock */
 }

@@ -26,4 +26,14 @@
  */
 int instance_lock(const char *path, pid_t *holder);
 
+/* The pid holding the lock on path (another process), or 0 if none. */
+pid_t instance_holder(const char *path);
+
+/*
+ * Before re-executing ourselves (a live upgrade): the lock's descriptor
+ * survives the exec, so the lock is held throughout; the new image's
+ * instance_lock() takes it again, as record locks are per process.
+ */
+void instance_lock_keep_on_exec(void);
+
 #endif

@@ -15,6 +15,14 @@
 #   --root-only         do not repeat the command as uid 1000
 #   --daemon            start capsicumd at boot (its init script) first
 #   --result FILE       keep the result channel (second serial port) here
+#   --smp N             vCPUs when not --icount                       [2]
+#   --tcg-single        two vCPUs run by one host thread (-accel
+#                       tcg,thread=single): QEMU 7.2's multi-threaded TCG
+#                       crashes the guest when a BPF program is attached to
+#                       a hook another vCPU is running (doc/daemon.md,
+#                       "Upgrading"); the live-upgrade selftest needs this
+#                       and skips without it (capsicum_tcg=single on the
+#                       kernel command line tells it)
 #
 # Exit status: the command's (0 only if it passed as root and as uid 1000),
 # 1 if the guest died, hung past the timeout or never reported.
@@ -31,6 +39,8 @@ as_user=1
 daemon=0
 result=
 append=
+accel=tcg
+smp=2
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -42,6 +52,8 @@ while [ $# -gt 0 ]; do
 	--daemon) daemon=1; shift ;;
 	--result) result=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--tcg-single) accel=tcg,thread=single; append="${append:+$append }capsicum_tcg=single"; shift ;;
 	--) shift; break ;;
 	*) echo "run-vm: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -75,7 +87,7 @@ printf 'VM_CMD="sh /vm/cmd"\nVM_AS_USER=%s\nVM_DAEMON=%s\n' "$as_user" "$daemon"
 	cpio --null -o -H newc --owner=+0:+0 --reproducible --quiet) >"$work/extra.cpio"
 cat "$initrd" "$work/extra.cpio" >"$work/initrd"
 
-qemu=(qemu-system-x86_64 -accel tcg -m 1024 -display none -monitor none
+qemu=(qemu-system-x86_64 -accel "$accel" -m 1024 -display none -monitor none
 	-no-reboot -nic none
 	-kernel "$image" -initrd "$work/initrd"
 	-append "console=ttyS0 quiet panic=-1 rdinit=/init${append:+ $append}"
@@ -85,7 +97,7 @@ if [ "$icount" = 1 ]; then
 	qemu+=(-smp 1 -icount shift=0,sleep=off
 		-rtc base=2026-01-01T00:00:00,clock=vm)
 else
-	qemu+=(-smp 2)
+	qemu+=(-smp "$smp")
 fi
 
 # init writes "status 1" on the result port first thing: a result still
