@@ -98,12 +98,13 @@ static const struct {
  * hook decides the rows of these programs by their descriptor
  * (CAPSICUM_OPS_SUPERSEDED in include/capsicum/optable.h, fget.bpf.h)
  * needs none of them, which every process would pay for too: every read
- * and write, mmap, flock, ioctl (its list and capability mode's checks
- * run at the lookup: ioctl.bpf.h), and the socket calls that need
- * nothing but the socket (receives, its names, shutdown, listen,
- * options). The socket hooks that see an address, a message or a new
- * socket stay. The AIO fsync check (aio.bpf.h) is needless there too:
- * the fget hook asks every AIO right of an iocb's descriptor.
+ * and write, mmap, flock, an i386 or x32 ioctl (which the compat hook
+ * could check only by the file's floor: ioctl.bpf.h), and the socket
+ * calls that need nothing but the socket (receives, its names,
+ * shutdown, listen, options). The socket hooks that see an address, a
+ * message or a new socket stay, and so does file_ioctl (it runs only for
+ * ioctls). The AIO fsync check (aio.bpf.h) is needless there too: the
+ * fget hook asks every AIO right of an iocb's descriptor.
  */
 static const struct {
 	const char *prog;
@@ -113,7 +114,6 @@ static const struct {
 	{ "capsicum_file_permission", "bpf_lsm_file_fget" },
 	{ "capsicum_mmap_file", "bpf_lsm_file_fget" },
 	{ "capsicum_file_lock", "bpf_lsm_file_fget" },
-	{ "capsicum_file_ioctl", "bpf_lsm_file_fget" },
 	{ "capsicum_file_ioctl_compat", "bpf_lsm_file_fget" },
 	{ "capsicum_socket_recvmsg", "bpf_lsm_file_fget" },
 	{ "capsicum_socket_getsockname", "bpf_lsm_file_fget" },

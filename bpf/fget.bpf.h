@@ -133,12 +133,14 @@ fget_compat_need_of(struct task_struct *task, struct pt_regs *regs, int fd,
 }
 
 /*
- * The command of an ioctl whose own descriptor this lookup is (its first
- * argument: fget_unclaimed took the others), by the call's ABI: the
- * i386 one in its register, x32's own number too. False for any other
- * call. file_ioctl and file_ioctl_compat are not loaded on this kernel
- * (admin/load.c): the lookup decides the ioctl as they would
- * (ioctl_decide), exactly by (table, fd), for i386 calls as well.
+ * The command of an i386 or x32 ioctl whose own descriptor this lookup
+ * is (its first argument: fget_unclaimed took the others), from the
+ * call's registers. False for any other call. file_ioctl_compat is not
+ * loaded on this kernel (admin/load.c), since it sees no descriptor: the
+ * lookup decides the ioctl as file_ioctl decides an x86-64 one
+ * (ioctl_decide), exactly by (table, fd). file_ioctl stays: it runs only
+ * for ioctls, where checking here too would cost every other lookup of
+ * a process in capability mode the syscall's number.
  */
 static __always_inline bool fget_ioctl_cmd(struct task_struct *task,
 					   struct pt_regs *regs, long nr,
@@ -146,10 +148,6 @@ static __always_inline bool fget_ioctl_cmd(struct task_struct *task,
 {
 	long ax = regs->orig_ax;
 
-	if (nr == NR_ioctl) {
-		*cmd = (unsigned int)SYS_ARG2(regs);
-		return true;
-	}
 	if (nr != NR_UNKNOWN)
 		return false;
 	if (task->thread_info.status & TS_COMPAT) {
@@ -159,23 +157,6 @@ static __always_inline bool fget_ioctl_cmd(struct task_struct *task,
 	*cmd = (unsigned int)SYS_ARG2(regs);
 	return (ax & X32_SYSCALL_BIT) &&
 	       nr_of_x32(ax & ~X32_SYSCALL_BIT) == NR_ioctl;
-}
-
-/*
- * A process in capability mode that limited nothing: of its lookups,
- * only an ioctl's concerns it here, by capability mode's rules for a
- * file's signals (ioctl.bpf.h; the stock kernels' file_ioctl hook, not
- * loaded on this kernel, asks them).
- */
-static __always_inline int fget_capmode_only(struct file *file, int fd)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	unsigned int cmd;
-
-	if (!fget_ioctl_cmd(task, regs, call_of(task, regs), &cmd))
-		return 0;
-	return capmode_ioctl_check(file, cmd, fd);
 }
 
 /* A ring by its file operations (not on every lookup: io_uring's only). */
@@ -201,7 +182,8 @@ static __always_inline bool fget_is_ring(const struct file *file)
  * its number in their first argument (not a registered ring's index)
  * and by its file operations, since another thread may put any file at
  * that number once the call has its ring; and the descriptor an ioctl
- * acts on (fget_ioctl_cmd), but for the ioctls that read another
+ * acts on (file_ioctl's, or fget_ioctl_cmd's for i386 and x32), but for
+ * the ioctls that read another
  * descriptor, which may be the same number (FICLONE, FICLONERANGE,
  * FIDEDUPERANGE: each lookup needs every right).
  */
@@ -254,7 +236,7 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	if (!p)
 		return 0;
 	if (!table_limited(p))
-		return in_capmode(p) ? fget_capmode_only(file, (int)fd) : 0;
+		return 0;
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	nr = call_of(task, regs);

@@ -515,9 +515,9 @@ enum opt_rule {
  * The families whose stock hook the patched kernel does not load
  * (admin/load.c, superseded_progs: file_permission, mmap_file,
  * file_lock and the plain socket hooks): its fget hook decides each of
- * their rows, whatever the verdicts (bpf/fget.bpf.h). file_ioctl is not
- * loaded there either: the ioctl row's list and capability-mode checks
- * are not a rule's, and the fget hook runs them itself (fget_ioctl_cmd).
+ * their rows, whatever the verdicts (bpf/fget.bpf.h). file_ioctl_compat
+ * is not loaded there either: the fget hook checks an i386 or x32
+ * ioctl's list itself (fget_ioctl_cmd); file_ioctl stays.
  */
 #define CAPSICUM_OPS_SUPERSEDED(X)                                             \
 	CAPSICUM_OPS_RW(X)                                                     \
