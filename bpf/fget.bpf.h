@@ -112,8 +112,8 @@ static __always_inline long nr_of_x32(long nr)
  * i386 passes them in other registers, which the rules do not read: each
  * row asks its widest rights (fget_widest_of); socketcall's row is its
  * call number's (in a register; the arguments it names are in user
- * memory, and the descriptor is the one looked up). What else call_of cannot
- * name reaches here only as io_uring_enter's lookup of its ring
+ * memory, and the descriptor is the one looked up). What else call_of
+ * cannot name reaches here only as io_uring_enter's lookup of its ring
  * (fget_unclaimed takes the rest): nothing.
  */
 static __always_inline struct fget_need
@@ -183,9 +183,8 @@ static __always_inline bool fget_is_ring(const struct file *file)
  * and by its file operations, since another thread may put any file at
  * that number once the call has its ring; and the descriptor an ioctl
  * acts on (file_ioctl's, or fget_ioctl_cmd's for i386 and x32), but for
- * the ioctls that read another
- * descriptor, which may be the same number (FICLONE, FICLONERANGE,
- * FIDEDUPERANGE: each lookup needs every right).
+ * the ioctls that read another descriptor, which may be the same number
+ * (FICLONE, FICLONERANGE, FIDEDUPERANGE: each lookup needs every right).
  */
 static __always_inline bool fget_unclaimed(struct task_struct *task,
 					   struct pt_regs *regs, int fd,
@@ -233,9 +232,7 @@ int BPF_PROG(capsicum_file_fget, struct file *file, unsigned int fd)
 	long nr;
 
 	p = current_proc();
-	if (!p)
-		return 0;
-	if (!table_limited(p))
+	if (!p || !table_limited(p))
 		return 0;
 	task = bpf_get_current_task_btf();
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
