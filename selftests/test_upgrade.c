@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <sys/capsicum.h>
 #include <sys/mman.h>
+#include <sys/procdesc.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -200,6 +201,29 @@ static void show(const char *path)
 		fclose(f);
 }
 
+/*
+ * A pdfork child that exits 5 once its pipe says so (or closes), its
+ * descriptor limited to CAP_PDGETPID and CAP_PDWAIT: no CAP_PDKILL.
+ */
+static pid_t pd_sandbox(int *pd, int release[2])
+{
+	pid_t pid;
+	char c;
+
+	if (pipe(release))
+		return -1;
+	pid = pdfork(pd, 0);
+	if (pid == 0) {
+		close(release[1]);
+		_exit(read(release[0], &c, 1) >= 0 ? 5 : 6);
+	}
+	close(release[0]);
+	release[0] = -1;
+	if (pid > 0 && fixture_limit(*pd, CAP_PDGETPID, CAP_PDWAIT))
+		return -1;
+	return pid;
+}
+
 static bool single_threaded_vm(void)
 {
 	char line[1024] = "";
@@ -226,6 +250,8 @@ SELFTEST(capsicumd_upgrade_leaves_no_window)
 	char *start[] = { DAEMON, "--background", "--log", LOG, "--rate", "1",
 			  NULL };
 	unsigned long during[CHECKERS] = { 0 };
+	int pd = -1, release[2] = { -1, -1 }, status = 0;
+	pid_t pd_child = -1, got = -1;
 	struct stat st;
 
 	if (!single_threaded_vm())
@@ -250,6 +276,10 @@ SELFTEST(capsicumd_upgrade_leaves_no_window)
 				 "a sandbox loops on forbidden operations"))
 			goto out;
 	}
+	pd_child = pd_sandbox(&pd, release);
+	if (!ASSERT_TRUE(pd_child > 0,
+			 "a pdfork child, its descriptor limited"))
+		goto out;
 	ASSERT_OK(counters_read(&c0), "counters before");
 
 	/* The second build, installed over the running daemon's binary. */
@@ -267,6 +297,18 @@ SELFTEST(capsicumd_upgrade_leaves_no_window)
 			    "the sandbox ran during the upgrade");
 		ASSERT_TRUE(ticks(pipes[i][0], 4), "and runs after it");
 	}
+
+	/* The pdfork child's descriptor kept its process and its rights. */
+	ASSERT_TRUE(!pdgetpid(pd, &got) && got == pd_child,
+		    "pdgetpid of the pdfork child after the upgrade");
+	ASSERT_ERRNO(pdkill(pd, SIGKILL), ENOTCAPABLE,
+		     "pdkill without CAP_PDKILL, after the upgrade");
+	ASSERT_EQ(write(release[1], "x", 1), 1, "release the pdfork child");
+	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), pd_child,
+		  "pdwait4 of the pdfork child");
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 5,
+		    "it ran on and exited 5");
+	pd_child = -1;
 
 	/* The stamp names both builds; the daemon re-executed the new one. */
 	now = stamp(0);
@@ -326,6 +368,12 @@ SELFTEST(capsicumd_upgrade_leaves_no_window)
 		ASSERT_TRUE(ticks(pipes[i][0], 2), "sandboxes still refused");
 out:
 	t->stop = 1;
+	if (release[1] >= 0)
+		close(release[1]); /* a child still waiting exits now */
+	if (pd_child > 0)
+		pdwait4(pd, &status, 0, NULL);
+	if (pd >= 0)
+		close(pd);
 	for (int i = 0; i < CHECKERS; i++) {
 		if (checker[i] > 0)
 			ASSERT_EQ(selftest_wait(checker[i]), 0,
