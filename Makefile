@@ -89,6 +89,9 @@ INITRAMFS := $(O)/vm/initramfs.cpio
 STAGE := $(abspath $(O))/stage
 STAGE_STAMP := $(O)/stage.stamp
 CAPH_CAT := $(O)/selftests/programs/caph_cat
+# A supervisor polling process descriptors, built the same way, fortified
+# (glibc's __poll_chk): selftests/test_procdesc.c and test-install run it.
+PD_POLL := $(O)/selftests/programs/pd_poll
 # The libcasper programs, built the same way, run by selftests/test_casper.c.
 CASPER_PROGRAMS := $(addprefix $(O)/selftests/programs/,fa_wc fa_head net_client pwd_lookup \
 	syslog_msg grp_lookup nv_pwd)
@@ -235,6 +238,10 @@ $(CAPH_CAT): selftests/programs/caph_cat.c $(STAGE_STAMP) | $(O)/selftests/progr
 	flags=$$($(STAGE_PKG_CONFIG) --cflags --libs libcapsicum) && \
 		$(CC) -std=gnu11 -O2 $(WARN) $(REPRO) -o $@ $< $$flags
 
+$(PD_POLL): selftests/programs/pd_poll.c $(STAGE_STAMP) | $(O)/selftests/programs
+	flags=$$($(STAGE_PKG_CONFIG) --cflags --libs libcapsicum) && \
+		$(CC) -std=gnu11 -O2 -D_FORTIFY_SOURCE=2 $(WARN) $(REPRO) -o $@ $< $$flags
+
 $(LEARN_PROBE): selftests/programs/learn_probe.c | $(O)/selftests/programs
 	$(CC) -std=gnu11 -O2 $(WARN) $(REPRO) -o $@ $<
 
@@ -246,7 +253,8 @@ $(CASPER_PROGRAMS): $(O)/selftests/programs/%: selftests/programs/%.c $(STAGE_ST
 # Installs are complete and reversible, man pages render cleanly, the
 # shared library exports the headers' functions and nothing else, and the
 # installed headers also build in strict ISO C and as C++.
-test-install: $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS)
+test-install: $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS) $(PD_POLL)
+	LD_LIBRARY_PATH=$(STAGE)$(LIBDIR) $(PD_POLL)
 	scripts/check-exports.sh $(STAGE)$(INCLUDEDIR) $(STAGE)$(LIBDIR)/libcapsicum.so.0 \
 		$(STAGE)$(LIBDIR)/libcasper.so.0
 	printf '%s\n' '#include <capsicum_helpers.h>' '#include <sys/procdesc.h>' \
@@ -464,7 +472,7 @@ $(CAPINFO): selftests/vm/capinfo.c $(LIBCAPSICUM_A) | $(O)/selftests/vm
 # file lets the tests check caph_cache_tzdata() with a real zone.
 $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		$(RUNAS) $(WAITER) $(CAPINFO) $(CAPSICUMD) $(CAPCTL) daemon/capsicumd.init \
-		selftests/vm/demo.sh $(STAGE_STAMP) $(CAPH_CAT) $(CASPER_PROGRAMS) \
+		selftests/vm/demo.sh $(STAGE_STAMP) $(CAPH_CAT) $(PD_POLL) $(CASPER_PROGRAMS) \
 		$(LEARN_PROBE) $(CAPSICUMD_VARIANTS) | $(O)/vm
 	selftests/vm/mkinitramfs.sh $@ -t daemon/capsicumd.init:/etc/init.d/capsicumd \
 		-t selftests/vm/demo.sh:/usr/share/capsicum/demo.sh \
@@ -472,6 +480,7 @@ $(INITRAMFS): selftests/vm/mkinitramfs.sh selftests/vm/init $(SELFTESTS) \
 		-t $(STAGE)$(LIBDIR)/libcapsicum.so.0:$(LIBDIR)/libcapsicum.so.0 \
 		-t $(STAGE)$(LIBDIR)/libcasper.so.0:$(LIBDIR)/libcasper.so.0 \
 		-t $(CAPH_CAT):/usr/libexec/capsicum/caph_cat \
+		-t $(PD_POLL):/usr/libexec/capsicum/pd_poll \
 		$(foreach p,$(CASPER_PROGRAMS),-t $(p):/usr/libexec/capsicum/$(notdir $(p))) \
 		-t $(LEARN_PROBE):/usr/libexec/capsicum/learn_probe \
 		-t /usr/share/zoneinfo/Europe/Berlin:/usr/share/zoneinfo/Europe/Berlin \

@@ -23,6 +23,7 @@
 #include <capsicum/optable.h>
 
 #include "control.h"
+#include "procdesc_poll.h"
 
 #ifndef P_PIDFD
 #define P_PIDFD 3
@@ -47,6 +48,7 @@ pid_t pdfork(int *fdp, int flags)
 		errno = EINVAL;
 		return -1;
 	}
+	capsicum_pd_used();
 	/* Exit signal 0: no SIGCHLD, not reaped by wait(-1). */
 	pid = syscall(SYS_clone, CLONE_PIDFD, NULL, &pidfd, NULL, NULL);
 	if (pid < 0)
@@ -117,6 +119,7 @@ int pdgetpid(int fd, pid_t *pidp)
 	struct capsicum_answer a;
 	int saved = errno;
 
+	capsicum_pd_used();
 	if (!pidp) {
 		errno = EFAULT;
 		return -1;
@@ -145,6 +148,7 @@ int pdgetpid(int fd, pid_t *pidp)
 
 int pdkill(int fd, int signum)
 {
+	capsicum_pd_used();
 	/* The BPF side's task_kill hook requires CAP_PDKILL. */
 	return (int)syscall(SYS_pidfd_send_signal, fd, signum, NULL, 0);
 }
@@ -185,6 +189,7 @@ pid_t pdwait4(int fd, int *status, int options, struct rusage *rusage)
 	siginfo_t si;
 	int wopts = WEXITED | __WALL, saved = errno;
 
+	capsicum_pd_used();
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED)) {
 		errno = EINVAL;
 		return -1;

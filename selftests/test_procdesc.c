@@ -660,3 +660,59 @@ SELFTEST(procdesc_pdkill_authority)
 	close(p[0]);
 	close(p[1]);
 }
+
+/*
+ * poll() on a process descriptor reports POLLHUP once its process has
+ * exited, as FreeBSD's does (lib/procdesc_poll.c), even when asked for
+ * no events. pd_poll, a FreeBSD-style program built against the installed
+ * library with _FORTIFY_SOURCE (so also through glibc's __poll_chk), runs
+ * its checks through libcapsicum.so, outside and inside capability mode;
+ * then this program checks it through libcapsicum.a.
+ */
+#define PD_POLL "/usr/libexec/capsicum/pd_poll"
+
+static int run_pd_poll(char *flag)
+{
+	char *envp[] = { "LD_LIBRARY_PATH=/usr/local/lib", NULL };
+	char *argv[] = { "pd_poll", flag, NULL };
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve(PD_POLL, argv, envp);
+		_exit(127);
+	}
+	return selftest_wait(pid);
+}
+
+SELFTEST(procdesc_poll_reports_pollhup)
+{
+	struct pollfd p = { .events = 0 };
+	int pd, go[2], status;
+	pid_t pid;
+
+	if (!fixture_loaded())
+		return;
+	ASSERT_EQ(run_pd_poll(NULL), 0, "pd_poll");
+	ASSERT_EQ(run_pd_poll("-c"), 0, "pd_poll -c (in capability mode)");
+
+	if (!ASSERT_OK(pipe(go), "pipe"))
+		return;
+	pid = pdfork(&pd, 0);
+	if (pid == 0)
+		child_wait_then_exit(go[0], 0);
+	if (!ASSERT_OK(pid, "pdfork"))
+		return;
+	p.fd = pd;
+	ASSERT_EQ(poll(&p, 1, 0), 0, "quiet while the child runs");
+	ASSERT_EQ(write(go[1], "x", 1), 1, "release the child");
+	ASSERT_EQ(poll(&p, 1, 10000), 1, "the exit wakes a poll of no events");
+	ASSERT_EQ(p.revents, POLLHUP, "with POLLHUP alone");
+	ASSERT_EQ(p.events, 0, "the caller's events are left as they were");
+	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), pid, "pdwait4");
+	p.events = POLLIN;
+	ASSERT_EQ(poll(&p, 1, 0), 1, "poll after pdwait4");
+	ASSERT_TRUE(p.revents & POLLHUP, "POLLHUP after pdwait4 too");
+	close(pd);
+	close(go[0]);
+	close(go[1]);
+}
