@@ -24,10 +24,6 @@
 #include "optable.bpf.h"
 #include "table.bpf.h"
 
-/* io_submit's i386 number (its row's) and x32's own (CAPSICUM_OPT_X32_NRS). */
-#define NR32_io_submit	248
-#define NRX32_io_submit (X32_SYSCALL_BIT | 544)
-
 SEC("?fentry/aio_fsync")
 int BPF_PROG(capsicum_aio_fsync_note, struct fsync_iocb *req,
 	     const struct iocb *iocb, bool datasync)
@@ -87,9 +83,12 @@ static __always_inline bool aio_in_io_submit(struct task_struct *task)
 {
 	long nr = current_syscall();
 
+	/* The numbers of each ABI, from the table's rows. */
 	if (task->thread_info.status & TS_COMPAT)
-		return nr == NR32_io_submit;
-	return nr == NR_io_submit || nr == NRX32_io_submit;
+		nr = nr_of_i386(nr);
+	else if (nr & X32_SYSCALL_BIT)
+		nr = nr_of_x32(nr & ~X32_SYSCALL_BIT);
+	return nr == NR_io_submit;
 }
 
 /*

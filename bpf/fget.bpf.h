@@ -77,16 +77,6 @@ static __always_inline struct fget_need fget_widest_of(long nr)
 	return n;
 }
 
-/* The x86-64 number of an i386 call's row, NR_UNKNOWN if none. */
-static __always_inline long nr_of_i386(long nr32)
-{
-	switch (nr32) {
-		CAPSICUM_OPS(OPT_I386_TO_NR)
-		CAPSICUM_OPT_I386_NRS(OPT_OTHER_TO_NR)
-	}
-	return NR_UNKNOWN;
-}
-
 /* The row of the socket call an i386 socketcall(call, args) makes. */
 static __always_inline long nr_of_socketcall(long call)
 {
@@ -94,15 +84,6 @@ static __always_inline long nr_of_socketcall(long call)
 		CAPSICUM_OPT_SOCKETCALLS(OPT_OTHER_TO_NR)
 	}
 	return NR_UNKNOWN;
-}
-
-/* The x86-64 number of an x32 call (without its bit). */
-static __always_inline long nr_of_x32(long nr)
-{
-	switch (nr) {
-		CAPSICUM_OPT_X32_NRS(OPT_OTHER_TO_NR)
-	}
-	return nr;
 }
 
 /*

@@ -712,4 +712,23 @@ opt_rule_epoll_ends(const struct opt_call *c, long nr, __u32 fds, __u64 rights)
 	case nr:                                                               \
 		return NR_##name;
 
+/* The x86-64 number of an i386 call's row, NR_UNKNOWN if none. */
+static __always_inline long nr_of_i386(long nr32)
+{
+	switch (nr32) {
+		CAPSICUM_OPS(OPT_I386_TO_NR)
+		CAPSICUM_OPT_I386_NRS(OPT_OTHER_TO_NR)
+	}
+	return NR_UNKNOWN;
+}
+
+/* The x86-64 number of an x32 call (without its bit). */
+static __always_inline long nr_of_x32(long nr)
+{
+	switch (nr) {
+		CAPSICUM_OPT_X32_NRS(OPT_OTHER_TO_NR)
+	}
+	return nr;
+}
+
 #endif

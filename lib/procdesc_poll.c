@@ -10,11 +10,12 @@
  * versions so that they take the place of libc's (lib/libcapsicum.map).
  * Both call glibc's __poll(): the call, its cancellation point and its
  * errors are libc's. The extra work is only for a process that has used
- * process descriptors (pd_used, set by <sys/procdesc.h>'s calls): before
- * the call, a process descriptor polled without POLLIN gets POLLIN for
- * the kernel to report the exit with; after it, each descriptor that
- * reported POLLIN and is a process descriptor reports POLLHUP as well
- * (POLLIN stays where it was asked for). ppoll(), select() and epoll are
+ * process descriptors (pd_used, set by <sys/procdesc.h>'s calls): a first
+ * poll without waiting; if nothing is ready, a process descriptor polled
+ * without POLLIN gets POLLIN for the kernel to report the exit with, for
+ * the wait; then each descriptor that reported POLLIN and is a process
+ * descriptor reports POLLHUP as well (POLLIN stays where it was asked
+ * for). ppoll(), select() and epoll are
  * libc's and the kernel's: select() reports an exited process readable,
  * as FreeBSD's does; ppoll() and epoll say POLLIN (doc/enforcement.md).
  */
@@ -74,20 +75,26 @@ static bool is_procdesc(int fd)
  */
 #define ADDED_MAX 64
 
-int poll(struct pollfd *fds, nfds_t nfds, int timeout)
+/*
+ * Asks the kernel for POLLIN where a process descriptor lacks it, then
+ * polls with the caller's timeout (again, if it is 0: an exited process
+ * polled for no events is POLLHUP at once). Only called once the array
+ * was shown to be the caller's to read and write.
+ */
+static int poll_adding_pollin(struct pollfd *fds, nfds_t nfds, int timeout)
 {
 	nfds_t added[ADDED_MAX];
 	unsigned nadded = 0;
 	int ready, saved;
 
-	if (!pd_used)
-		return __poll(fds, nfds, timeout);
 	for (nfds_t i = 0; i < nfds && nadded < ADDED_MAX; i++)
 		if (fds[i].fd >= 0 && !(fds[i].events & POLLIN) &&
 		    is_procdesc(fds[i].fd)) {
 			fds[i].events |= POLLIN;
 			added[nadded++] = i;
 		}
+	if (nadded == 0 && timeout == 0)
+		return 0; /* the first look was the whole answer */
 	ready = __poll(fds, nfds, timeout);
 	saved = errno;
 	for (unsigned k = 0; k < nadded; k++) {
@@ -98,6 +105,25 @@ int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 			p->revents =
 				(p->revents & ~(POLLIN | POLLRDNORM)) | POLLHUP;
 	}
+	errno = saved;
+	return ready;
+}
+
+int poll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	int ready, saved;
+
+	if (!pd_used)
+		return __poll(fds, nfds, timeout);
+	/*
+	 * A first look, without waiting: what is ready now is the answer,
+	 * and a bad array fails here with the kernel's EFAULT (or EINVAL)
+	 * before this code reads it.
+	 */
+	ready = __poll(fds, nfds, 0);
+	if (ready == 0)
+		ready = poll_adding_pollin(fds, nfds, timeout);
+	saved = errno;
 	for (nfds_t i = 0; ready > 0 && i < nfds; i++)
 		if ((fds[i].revents & (POLLIN | POLLHUP | POLLNVAL)) ==
 			    POLLIN &&

@@ -608,8 +608,9 @@ SELFTEST(procdesc_in_a_pid_namespace)
  * process of the same uid is authority enough, as on FreeBSD. After the
  * holder changed its uid (root only: to 65534) the kernel's own
  * permission check for signals (kill_ok_by_cred, before any LSM runs)
- * refuses with EPERM, where FreeBSD lets the descriptor decide: an LSM
- * can only refuse more, so this is the documented deviation, pinned.
+ * refuses with EPERM, as FreeBSD's pdkill (p_cansignal) does; the 2014
+ * Linux series let the descriptor decide. An LSM can only refuse more,
+ * so this is the documented deviation from that series, pinned.
  */
 SELFTEST(procdesc_pdkill_authority)
 {
@@ -686,7 +687,7 @@ static int run_pd_poll(char *flag)
 
 SELFTEST(procdesc_poll_reports_pollhup)
 {
-	struct pollfd p = { .events = 0 };
+	struct pollfd p = { .events = 0 }, *volatile bad_array = (void *)8;
 	int pd, go[2], status;
 	pid_t pid;
 
@@ -708,6 +709,8 @@ SELFTEST(procdesc_poll_reports_pollhup)
 	ASSERT_EQ(poll(&p, 1, 10000), 1, "the exit wakes a poll of no events");
 	ASSERT_EQ(p.revents, POLLHUP, "with POLLHUP alone");
 	ASSERT_EQ(p.events, 0, "the caller's events are left as they were");
+	ASSERT_ERRNO(poll(bad_array, 1, 0), EFAULT,
+		     "a bad array fails as libc's poll() fails it");
 	ASSERT_EQ(pdwait4(pd, &status, 0, NULL), pid, "pdwait4");
 	p.events = POLLIN;
 	ASSERT_EQ(poll(&p, 1, 0), 1, "poll after pdwait4");

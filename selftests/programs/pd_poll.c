@@ -4,7 +4,8 @@
  * installed tree only (pkg-config libcapsicum, with _FORTIFY_SOURCE, so
  * that glibc's __poll_chk() is called where the count is not constant):
  * poll() reports POLLHUP when a child exits, also when asked no events,
- * keeps reporting it after pdwait4(), and reports no POLLHUP for a pipe.
+ * keeps reporting it after pdwait4(), and reports no POLLHUP for a pipe;
+ * select() reports an exited child's descriptor readable.
  * With -c it does all of it in capability mode. Exit 0 if so, else the
  * number of the first check that failed (and a line on stderr).
  */
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
 {
 	int go_a[2], go_b[2], data[2], pd_a, pd_b, status;
 	struct pollfd a = { .events = POLLIN | POLLERR | POLLHUP }, two[2];
+	struct timeval now = { 0, 0 };
+	fd_set readable;
 	pid_t pid_a, pid_b;
 
 	if (pipe(go_a) || pipe(go_b) || pipe(data) ||
@@ -80,17 +84,27 @@ int main(int argc, char **argv)
 	if (poll(two, both, BOUND_MS) != 1 || two[0].revents != POLLHUP ||
 	    two[1].revents != 0)
 		return fail(5, "POLLHUP alone for a poll with no events");
+	two[0].revents = 0;
+	if (poll(two, both, 0) != 1 || two[0].revents != POLLHUP)
+		return fail(5,
+			    "POLLHUP alone for a poll with no events, no wait");
+
+	FD_ZERO(&readable);
+	FD_SET(pd_a, &readable);
+	if (select(pd_a + 1, &readable, NULL, NULL, &now) != 1 ||
+	    !FD_ISSET(pd_a, &readable))
+		return fail(6, "select() reports the exited child readable");
 
 	if (pdwait4(pd_a, &status, 0, NULL) != pid_a ||
 	    pdwait4(pd_b, &status, 0, NULL) != pid_b)
-		return fail(6, "pdwait4");
+		return fail(7, "pdwait4");
 	a.revents = 0;
 	if (poll(&a, 1, 0) != 1 || !(a.revents & POLLHUP))
-		return fail(6, "POLLHUP after pdwait4");
+		return fail(7, "POLLHUP after pdwait4");
 
 	/* A pipe holding data: POLLIN, and no POLLHUP of ours. */
 	two[0] = (struct pollfd){ .fd = data[0], .events = POLLIN };
 	if (poll(two, one, 0) != 1 || two[0].revents != POLLIN)
-		return fail(7, "a readable pipe is only readable");
+		return fail(8, "a readable pipe is only readable");
 	return 0;
 }
