@@ -106,6 +106,15 @@ static const uint32_t socket_domain_no[] = { AF_NETLINK, AF_PACKET };
 static const uint32_t socket_type_no[] = { SOCK_RAW, SOCK_PACKET };
 #define SOCK_TYPE_MASK 0xf
 
+/*
+ * Terminal ioctls that reach other processes: TIOCSTI pushes input to
+ * whatever reads the terminal next; TIOCSIG (a pty master: the slave's
+ * foreground group), TIOCNOTTY (a session leader: its terminal's
+ * foreground group) and TIOCVHANGUP signal process groups with no
+ * permission check and no LSM hook. The request is compared whole.
+ */
+static const uint32_t ioctl_no[] = { TIOCSTI, TIOCSIG, TIOCNOTTY, TIOCVHANGUP };
+
 #define ROW(n, v, w)                                                           \
 	{                                                                      \
 		.name = #n, .nr = __NR_##n, .verdict = v, .cond = "", .why = w \
@@ -195,11 +204,12 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	ALLOW(rt_sigaction, "FreeBSD: sigaction"),
 	ALLOW(rt_sigprocmask, "FreeBSD: sigprocmask"),
 	ALLOW(rt_sigreturn, "FreeBSD: sigreturn"),
-	IF(ioctl, "request != TIOCSTI",
+	IF(ioctl, "request not TIOCSTI, TIOCSIG, TIOCNOTTY, TIOCVHANGUP",
 	   "FreeBSD: ioctl; CAP_IOCTL and the allowlist. TIOCSTI (6.1 still "
 	   "allows it on the own terminal) pushes input to whatever reads "
-	   "the terminal after the sandbox",
-	   NE(1, TIOCSTI)),
+	   "the terminal after the sandbox; TIOCSIG, TIOCNOTTY and "
+	   "TIOCVHANGUP signal a terminal's process groups, unchecked",
+	   NONE_OF(1, ioctl_no)),
 	ALLOW(pread64, "FreeBSD: pread; CAP_PREAD"),
 	ALLOW(pwrite64, "FreeBSD: pwrite; CAP_PWRITE"),
 	ALLOW(readv, "FreeBSD: readv"),

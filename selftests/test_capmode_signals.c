@@ -5,7 +5,8 @@
  * FIOASYNC, F_NOTIFY), nor by the calls that name a pid (limits,
  * priorities, affinity, scheduler, I/O priority, queued signals, memory
  * of another process, kcmp), nor by a process descriptor without
- * CAP_PDKILL. Each test has a victim outside capability mode and reads
+ * CAP_PDKILL, nor by a terminal's ioctls (TIOCSIG, TIOCNOTTY,
+ * TIOCVHANGUP). Each test has a victim outside capability mode and reads
  * its state from outside, after the sandbox is done: the victim reports
  * the signals pending on it (it blocks them) or is found dead.
  */
@@ -20,6 +21,7 @@
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/capsicum.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -564,4 +566,110 @@ static void pidfd_without_pdkill(pid_t victim)
 SELFTEST(capmode_pidfd_send_signal_needs_pdkill)
 {
 	against_victim(pidfd_without_pdkill, "pidfd without CAP_PDKILL");
+}
+
+/*
+ * A terminal signals process groups for the ioctls that act on it: a
+ * pseudo-terminal master's TIOCSIG sends SIGINT, SIGQUIT or SIGTSTP to
+ * the foreground group of its slave, in raw mode too, and with no
+ * permission check and no task_kill hook (kill_pgrp(..., priv)); a
+ * session leader's TIOCNOTTY sends SIGHUP and SIGCONT to its terminal's
+ * foreground group; TIOCVHANGUP hangs a terminal up. The filter refuses
+ * the three in capability mode (ECAPMODE). The victim leads a session
+ * on the slave, blocks SIGINT and SIGHUP, and exits with the bits of the
+ * ones pending on it.
+ */
+#define TTY_SAW_SIGINT 1
+#define TTY_SAW_SIGHUP 2
+
+static pid_t tty_victim(int master, int ready[2], int go[2])
+{
+	pid_t pid;
+	char c;
+
+	if (pipe(ready) || pipe(go))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		sigset_t set, pending;
+		int code = 0;
+
+		alarm(30);
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		sigaddset(&set, SIGHUP);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		/* A session leader opening a terminal makes it its own. */
+		if (setsid() < 0 || open(ptsname(master), O_RDWR) < 0 ||
+		    write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(100);
+		sigpending(&pending);
+		if (sigismember(&pending, SIGINT))
+			code |= TTY_SAW_SIGINT;
+		if (sigismember(&pending, SIGHUP))
+			code |= TTY_SAW_SIGHUP;
+		_exit(code);
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (pid > 0 && read(ready[0], &c, 1) != 1)
+		return -1;
+	return pid;
+}
+
+/* Releases the victim: the signals it found pending, as TTY_SAW_* bits. */
+static int tty_victim_saw(pid_t pid, int ready[2], int go[2])
+{
+	bool released = write(go[1], "g", 1) == 1;
+	int code = selftest_wait(pid); /* bounded by its alarm */
+
+	close(ready[0]);
+	close(go[1]);
+	return released ? code : -1;
+}
+
+SELFTEST(capmode_tty_ioctls_signal_no_one)
+{
+	int master, ready[2], go[2];
+	pid_t victim, sandbox;
+
+	if (!fixture_loaded())
+		return;
+	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (!ASSERT_OK(master, "posix_openpt") ||
+	    !ASSERT_OK(grantpt(master), "grantpt") ||
+	    !ASSERT_OK(unlockpt(master), "unlockpt"))
+		return;
+
+	/* Without capability mode: TIOCSIG reaches the victim. */
+	victim = tty_victim(master, ready, go);
+	if (!ASSERT_OK(victim, "a victim on the terminal"))
+		return;
+	ASSERT_OK(ioctl(master, TIOCSIG, SIGINT), "TIOCSIG outside");
+	ASSERT_ERRNO(ioctl(master, TIOCNOTTY), ENOTTY,
+		     "TIOCNOTTY outside (not this process's terminal)");
+	ASSERT_EQ(tty_victim_saw(victim, ready, go), TTY_SAW_SIGINT,
+		  "SIGINT reached the victim from outside");
+
+	/* In capability mode: refused, and nothing reaches it. */
+	victim = tty_victim(master, ready, go);
+	if (!ASSERT_OK(victim, "a victim on the terminal"))
+		return;
+	sandbox = fork();
+	if (sandbox == 0) {
+		if (cap_enter())
+			_exit(1);
+		if (ioctl(master, TIOCSIG, SIGINT) != -1 || errno != ECAPMODE)
+			_exit(2);
+		if (ioctl(master, TIOCNOTTY) != -1 || errno != ECAPMODE)
+			_exit(3);
+		if (ioctl(master, TIOCVHANGUP) != -1 || errno != ECAPMODE)
+			_exit(4);
+		_exit(0);
+	}
+	ASSERT_EQ(selftest_wait(sandbox), 0,
+		  "TIOCSIG, TIOCNOTTY, TIOCVHANGUP: ECAPMODE");
+	ASSERT_EQ(tty_victim_saw(victim, ready, go), 0,
+		  "no signal reached the victim from capability mode");
+	close(master);
 }
