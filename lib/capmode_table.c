@@ -257,9 +257,11 @@ const struct capsicum_capmode_rule capsicum_capmode_table[] = {
 	ALLOW(socketpair, "FreeBSD: socketpair"),
 	ALLOW(setsockopt, "FreeBSD: setsockopt"),
 	ALLOW(getsockopt, "FreeBSD: getsockopt"),
-	IF(clone, "no CLONE_NEW* flag in flags",
-	   "FreeBSD: fork, thr_new; new namespaces are global state",
-	   NO_BITS(0, CLONE_NEW_ANY)),
+	IF(clone, "no CLONE_NEW* or CLONE_PARENT flag in flags",
+	   "FreeBSD: fork, thr_new; new namespaces are global state, "
+	   "CLONE_PARENT makes a child of another process (its exit "
+	   "signal and its reaping are that process's)",
+	   NO_BITS(0, CLONE_NEW_ANY | CLONE_PARENT)),
 	ALLOW(fork, "FreeBSD: fork"),
 	ALLOW(vfork, "FreeBSD: vfork"),
 	DENY(execve, P_PATH " (FreeBSD: fexecve only)"),

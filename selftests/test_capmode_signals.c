@@ -673,3 +673,52 @@ SELFTEST(capmode_tty_ioctls_signal_no_one)
 		  "no signal reached the victim from capability mode");
 	close(master);
 }
+
+/*
+ * clone(CLONE_PARENT) makes the new process a child of the caller's
+ * parent, which gets its exit signal and has to reap it: capability mode
+ * refuses the flag (ECAPMODE). Outside, the test process (the caller's
+ * parent) reaps the sibling it was given.
+ */
+static int clone_parent(void)
+{
+	long pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, NULL, NULL, NULL,
+			   NULL);
+
+	if (pid == 0)
+		_exit(0);
+	return pid < 0 ? -errno : (int)pid;
+}
+
+SELFTEST(capmode_clone_parent_refused)
+{
+	int p[2], outside = 0, inside = 0;
+	pid_t caller;
+
+	if (!fixture_loaded() || !ASSERT_OK(pipe(p), "pipe"))
+		return;
+	caller = fork();
+	if (caller == 0) {
+		outside = clone_parent();
+		if (write(p[1], &outside, sizeof(outside)) != sizeof(outside) ||
+		    cap_enter())
+			_exit(1);
+		inside = clone_parent();
+		_exit(write(p[1], &inside, sizeof(inside)) == sizeof(inside)
+			      ? 0
+			      : 1);
+	}
+	if (!ASSERT_OK(caller, "fork"))
+		return;
+	ASSERT_EQ(read(p[0], &outside, sizeof(outside)), sizeof(outside),
+		  "outside's answer");
+	if (ASSERT_TRUE(outside > 0, "CLONE_PARENT outside capability mode"))
+		ASSERT_EQ(waitpid(outside, NULL, 0), outside,
+			  "its child is this process's to reap");
+	ASSERT_EQ(read(p[0], &inside, sizeof(inside)), sizeof(inside),
+		  "inside's answer");
+	ASSERT_EQ(inside, -ECAPMODE, "CLONE_PARENT in capability mode");
+	ASSERT_EQ(selftest_wait(caller), 0, "the caller");
+	close(p[0]);
+	close(p[1]);
+}
