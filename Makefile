@@ -559,4 +559,6 @@ clean:
 		-exec rm -rf {} +
 
 -include $(LIB_OBJS:.o=.d) $(ADMIN_OBJS:.o=.d) $(CASPER_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(DAEMON_OBJS:.o=.d) $(CLI_OBJS:.o=.d) \
-	$(SELFTEST_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d)
+	$(SELFTEST_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) \
+	$(foreach v,$(VARIANTS),$(O)/variant$(v)/bpf/capsicum.bpf.d $(O)/variant$(v)/admin/load.d \
+		$(O)/variant$(v)/admin/upgrade.d $(O)/variant$(v)/admin/object_hash.d)
