@@ -197,9 +197,6 @@ void capsicum_load_prepare(struct capsicum_bpf *skel, const struct btf *btf)
 	skel->rodata->setattr_has_idmap =
 		hook_nparams(btf, "inode_setattr") == 3;
 	skip_absent(skel, btf);
-	skel->rodata->fget_hooks_loaded =
-		bpf_program__autoload(skel->progs.capsicum_file_fget) &&
-		bpf_program__autoload(skel->progs.capsicum_lookup_beneath);
 }
 
 /* The kernel's dev_t of a stat result: major in 12 bits above 20 minor. */

@@ -140,48 +140,6 @@ static __always_inline bool fget_ioctl_cmd(struct task_struct *task,
 	       nr_of_x32(ax & ~X32_SYSCALL_BIT) == NR_ioctl;
 }
 
-/*
- * Whether the fget hook decided the descriptor of the attribute call
- * that reached inode_getattr: fstat's descriptor (also i386's fstat and
- * fstat64, x32's fstat: their row, exactly), and the dirfd of fstatat
- * and statx (an empty path's CAP_FSTAT, a name's CAP_FSTATAT and
- * CAP_LOOKUP), a name from it being kept beneath it in capability mode
- * or when it is limited (lookup_beneath.bpf.h). True only for a task
- * whose fget check is on (the kernel tests PFA_FGET_CHECK before it calls
- * either hook), in its own syscall (not an io_uring worker's request,
- * not task work); a task without the check (a CLONE_FILES sharer that
- * never made a request) gets the stock check.
- *
- * What inode_getattr still decides on this kernel, which no lookup by
- * descriptor shows: lookups from the working directory in capability
- * mode (stat, lstat, fstatat and statx with AT_FDCWD), and the other
- * requests call_of cannot name (io_uring's STATX, i386's stat calls),
- * refused for a process with state: a ring made before cap_enter()
- * would otherwise stat any global path, its requests passing no
- * syscall filter (kernel/README, "Not in the series yet").
- */
-static __always_inline bool getattr_by_fget(struct task_struct *task,
-					    struct pt_regs *regs, long nr)
-{
-	long ax;
-
-	if (!fget_hooks_loaded ||
-	    !(task->atomic_flags & (1UL << PFA_FGET_CHECK)))
-		return false;
-	if (nr == NR_fstat)
-		return true;
-	if (nr == NR_newfstatat || nr == NR_statx)
-		return (int)SYS_ARG1(regs) != AT_FDCWD;
-	ax = regs->orig_ax;
-	if (nr != NR_UNKNOWN || (task->flags & PF_IO_WORKER) || ax < 0 ||
-	    regs->ax != (unsigned long)-ENOSYS)
-		return false;
-	if (task->thread_info.status & TS_COMPAT)
-		return nr_of_i386(ax) == NR_fstat;
-	return (ax & X32_SYSCALL_BIT) &&
-	       nr_of_x32(ax & ~X32_SYSCALL_BIT) == NR_fstat;
-}
-
 /* A ring by its file operations (not on every lookup: io_uring's only). */
 static __always_inline bool fget_is_ring(const struct file *file)
 {

@@ -8,7 +8,6 @@
 #define CAPSICUM_HOOKS_FILE_BPF_H
 
 #include "control.bpf.h"
-#include "fget.bpf.h"
 #include "hooks_at.bpf.h"
 #include "ioctl.bpf.h"
 #include "sigio.bpf.h"
@@ -273,13 +272,10 @@ static __noinline int inode_getattr_check(const struct path *path)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	long nr = call_of(task, regs);
-	struct opt_need n;
+	struct opt_need n = attr_need_of(regs, NR_fstat);
 	struct capsicum_proc *p;
 	struct file *f = NULL;
 
-	if (getattr_by_fget(task, regs, nr))
-		return 0;
-	n = attr_need_of(regs, NR_fstat);
 	/* fstat: the file's low may allow it before the table is found. */
 	if (nr == NR_fstat) {
 		f = fd_at_path(n.fd, path);

@@ -374,11 +374,4 @@ __u64 protect_denied;
 /* Set by the loader: inode_setattr gained an idmap argument in 6.3. */
 const volatile bool setattr_has_idmap;
 
-/*
- * Set by the loader where the fget and lookup_beneath hooks load (the
- * patched kernel, kernel/): inode_getattr leaves them the calls they
- * decide (fget.bpf.h, getattr_by_fget).
- */
-const volatile bool fget_hooks_loaded;
-
 #endif

@@ -755,8 +755,6 @@ SELFTEST(fget_rights_with_and_without)
 #define I386_SOCKETCALL	       102
 #define I386_FLOCK	       143
 #define I386_OLD_MMAP	       90
-#define I386_FSTAT	       108
-#define I386_FSTAT64	       197
 #define SOCKETCALL_RECV	       10 /* linux/net.h's SYS_RECV */
 #define SOCKETCALL_GETSOCKOPT  15 /* SYS_GETSOCKOPT */
 
@@ -818,21 +816,6 @@ static int op_i386_timerfd_gettime64(int fd)
 	return low ? compat_result(
 			     int80(I386_TIMERFD_GETTIME64, fd, (long)low, 0))
 		   : -1;
-}
-/* i386's fstat and fstat64, into the low page (a compat struct stat). */
-static int i386_fstat_call(long nr, int fd)
-{
-	char *low = compat_low_page();
-
-	return low ? compat_result(int80(nr, fd, (long)low, 0)) : -1;
-}
-static int op_i386_fstat(int fd)
-{
-	return i386_fstat_call(I386_FSTAT, fd);
-}
-static int op_i386_fstat64(int fd)
-{
-	return i386_fstat_call(I386_FSTAT64, fd);
 }
 /* ioctl(fd, FIONREAD, int *) as an i386 call. */
 static int op_i386_fionread(int fd)
@@ -958,13 +941,6 @@ static int op_x32_readv(int fd)
 static int op_x32_writev(int fd)
 {
 	return x32_rw(fd, 516);
-}
-/* x32's fstat: x86-64's number and struct stat, in the low page. */
-static int op_x32_fstat(int fd)
-{
-	char *low = compat_low_page();
-
-	return low ? (syscall(X32_BIT | SYS_fstat, fd, low) ? -1 : 0) : -1;
 }
 /* x32's own number of mq_notify (its struct sigevent is compat's). */
 static int op_x32_mq_notify(int fd)
@@ -1105,35 +1081,6 @@ static const struct rights_row compat_rows[] = {
 	  .make = seek_file,
 	  .op = op_i386_old_mmap,
 	  .stock = COMPAT_EXACT,
-	  .patched = COMPAT_EXACT },
-	/*
-	 * fstat: stock, inode_getattr refuses a compat call of a process
-	 * with limits (it cannot tell the descriptor), but never sees one
-	 * of an anonymous inode (S_PRIVATE); patched, the lookup decides.
-	 */
-	{ .name = "fstat i386",
-	  .rights = CAP_FSTAT,
-	  .make = seek_file,
-	  .op = op_i386_fstat,
-	  .stock = EXPECT(ENOTCAPABLE, ENOTCAPABLE, ECAPMODE, ECAPMODE),
-	  .patched = COMPAT_EXACT },
-	{ .name = "fstat i386 fstat64",
-	  .rights = CAP_FSTAT,
-	  .make = seek_file,
-	  .op = op_i386_fstat64,
-	  .stock = EXPECT(ENOTCAPABLE, ENOTCAPABLE, ECAPMODE, ECAPMODE),
-	  .patched = COMPAT_EXACT },
-	{ .name = "fstat i386 fstat64 of an anonymous inode",
-	  .rights = CAP_FSTAT,
-	  .make = epoll_fd,
-	  .op = op_i386_fstat64,
-	  .stock = COMPAT_STOCK,
-	  .patched = COMPAT_EXACT },
-	{ .name = "fstat x32",
-	  .rights = CAP_FSTAT,
-	  .make = seek_file,
-	  .op = op_x32_fstat,
-	  .stock = X32_STOCK,
 	  .patched = COMPAT_EXACT },
 	{ .name = "mmap i386 old_mmap asks every mapping right",
 	  .rights = CAP_MMAP_X_OWN,

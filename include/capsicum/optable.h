@@ -113,7 +113,7 @@ enum opt_verdict {
 	  "output end CAP_WRITE; an offset on an end adds CAP_SEEK there")     \
 	X(uring_sockopt, CAP_GETSOCKOPT | CAP_SETSOCKOPT, 0,                   \
 	  "a socket's option command (SOCKET_URING_OP_GETSOCKOPT, "            \
-	  "_SETSOCKOPT) adds CAP_GETSOCKOPT or CAP_SETSOCKOPT, which the "     \
+	  "_SETSOCKOPT) adds CAP_GETSOCKOPT or CAP_SETSOCKOPT, which the "      \
 	  "uring_cmd hook asks of the file's floor on every kernel")           \
 	X(aio_op, CAP_READ | CAP_WRITE | CAP_FSYNC, 0,                         \
 	  "each iocb's descriptor: a read (IOCB_CMD_PREAD/PREADV) adds "       \
@@ -463,7 +463,6 @@ enum opt_rule {
  */
 #define CAPSICUM_OPT_I386_NRS(X)                                               \
 	X(getdents, 89)		/* readdir */                                  \
-	X(fstat, 197)		/* fstat64 */                                  \
 	X(lseek, 140)		/* _llseek */                                  \
 	X(mmap, 192)		/* mmap2 */                                    \
 	X(sendfile, 239)	/* sendfile64 */                               \
