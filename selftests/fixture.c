@@ -445,3 +445,17 @@ bool fixture_patched_kernel(void)
 	btf__free(btf);
 	return has;
 }
+
+bool fixture_single_threaded_vm(void)
+{
+	char line[1024] = "";
+	FILE *f = fopen("/proc/cmdline", "re");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	return sysconf(_SC_NPROCESSORS_ONLN) == 1 ||
+	       strstr(line, "capsicum_tcg=single");
+}

@@ -17,6 +17,12 @@
 /* The patched kernel (kernel/): its fget hook is in the running BTF. */
 bool fixture_patched_kernel(void);
 /*
+ * One vCPU thread (run-vm.sh --tcg-single: capsicum_tcg=single on the
+ * command line) or one CPU: attaching programs to hooks another vCPU runs
+ * crashes QEMU 7.2's multi-threaded TCG (doc/daemon.md, "Upgrading").
+ */
+bool fixture_single_threaded_vm(void);
+/*
  * The running kernel's release as FIXTURE_KERNEL(major, minor), from
  * uname: for operations a kernel of the matrix does not have yet.
  */

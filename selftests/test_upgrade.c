@@ -224,20 +224,6 @@ static pid_t pd_sandbox(int *pd, int release[2])
 	return pid;
 }
 
-static bool single_threaded_vm(void)
-{
-	char line[1024] = "";
-	FILE *f = fopen("/proc/cmdline", "re");
-
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		fclose(f);
-	}
-	return sysconf(_SC_NPROCESSORS_ONLN) == 1 ||
-	       strstr(line, "capsicum_tcg=single");
-}
-
 SELFTEST(capsicumd_upgrade_leaves_no_window)
 {
 	struct tally *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
@@ -254,7 +240,7 @@ SELFTEST(capsicumd_upgrade_leaves_no_window)
 	pid_t pd_child = -1, got = -1;
 	struct stat st;
 
-	if (!single_threaded_vm())
+	if (!fixture_single_threaded_vm())
 		selftest_skip("attaching BPF programs to hooks other vCPUs run "
 			      "crashes QEMU's multi-threaded TCG; boot with "
 			      "run-vm.sh --tcg-single (doc/daemon.md, "

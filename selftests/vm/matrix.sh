@@ -2,9 +2,10 @@
 # Runs the selftest binary in the VM on each named kernel (as root and as
 # uid 1000), twice: once loading Capsicum itself, once with capsicumd
 # started at boot (the daemon selftests run then). A third boot runs the
-# live-upgrade selftest alone, as root, with --tcg-single: attaching
-# programs to hooks another vCPU runs crashes QEMU's multi-threaded TCG
-# (doc/daemon.md, "Upgrading"), so the other boots skip it. Keeps a log
+# live-upgrade selftest and the loads under faults (test_faults.c), as
+# root, with --tcg-single: attaching programs to hooks another vCPU runs
+# crashes QEMU's multi-threaded TCG (doc/daemon.md, "Upgrading"), so the
+# other boots skip them. Keeps a log
 # per boot and prints one closing line summing every run:
 # "selftests: N passed, N failed".
 #
@@ -25,7 +26,12 @@ for mode in plain daemon upgrade; do
 	case $mode in
 	daemon) flags=(--daemon) ;;
 	upgrade) flags=(--tcg-single --root-only) want=1
-		tests=(capsicumd_upgrade_leaves_no_window) ;;
+		tests=(capsicumd_upgrade_leaves_no_window
+			capsicumd_killed_before_version_pin_is_completed
+			capsicumd_loads_over_an_empty_pin_directory
+			capsicumd_refuses_an_unfinished_load_it_cannot_complete
+			capsicumd_killed_in_a_storm_of_denials_loses_nothing
+			capsicumd_two_started_at_once_one_wins) ;;
 	esac
 	echo "=== selftests on kernel $k, $mode (log: $log)"
 	O=$out "$here/run-vm.sh" --kernel "$k" --timeout "${VM_TIMEOUT:-900}" \
