@@ -36,6 +36,8 @@
 #define SEEN_SIGURG  2
 #define SEEN_SIGUSR1 4
 #define SEEN_SIGUSR2 8
+#define SEEN_SIGINT  16
+#define SEEN_SIGHUP  32
 
 struct victim {
 	pid_t pid;
@@ -56,6 +58,10 @@ static int seen_bit(int sig)
 		return SEEN_SIGUSR1;
 	case SIGUSR2:
 		return SEEN_SIGUSR2;
+	case SIGINT:
+		return SEEN_SIGINT;
+	case SIGHUP:
+		return SEEN_SIGHUP;
 	default:
 		return 0;
 	}
@@ -66,9 +72,11 @@ static int seen_bit(int sig)
  * blocking the signals a sandbox might aim at it; it waits (bounded)
  * for a byte on go, then exits with the SEEN_ bits of what is pending.
  * It owns sub (if >= 0) with O_ASYNC set; once released, it waits for
- * the signal await (if nonzero) up to 10 s.
+ * the signal await (if nonzero) up to 10 s. With a pseudo-terminal
+ * master tty (>= 0) it leads a session of its own instead, with the
+ * slave as its terminal: the foreground group the terminal signals.
  */
-static bool victim_start(struct victim *v, int sub, int await)
+static bool victim_start_tty(struct victim *v, int sub, int await, int tty)
 {
 	struct timespec bound = { .tv_sec = 10 };
 	sigset_t set, one;
@@ -89,7 +97,13 @@ static bool victim_start(struct victim *v, int sub, int await)
 		sigaddset(&set, SIGURG);
 		sigaddset(&set, SIGUSR1);
 		sigaddset(&set, SIGUSR2);
-		if (setpgid(0, 0) || sigprocmask(SIG_BLOCK, &set, NULL))
+		sigaddset(&set, SIGINT);
+		sigaddset(&set, SIGHUP);
+		if (sigprocmask(SIG_BLOCK, &set, NULL))
+			_exit(100);
+		/* A session leader opening a terminal makes it its own. */
+		if (tty >= 0 ? setsid() < 0 || open(ptsname(tty), O_RDWR) < 0
+			     : setpgid(0, 0) != 0)
 			_exit(100);
 		if (v->sub >= 0 && (fcntl(v->sub, F_SETOWN, getpid()) ||
 				    fcntl(v->sub, F_SETFL, O_ASYNC)))
@@ -112,6 +126,11 @@ static bool victim_start(struct victim *v, int sub, int await)
 		return false;
 	/* Its group and signal mask are in place before anything aims at it. */
 	return ASSERT_EQ(read(v->ready[0], &c, 1), 1, "victim ready");
+}
+
+static bool victim_start(struct victim *v, int sub, int await)
+{
+	return victim_start_tty(v, sub, await, -1);
 }
 
 /* Releases the victim: the SEEN_ bits it reports, -1 if it was killed. */
@@ -576,62 +595,13 @@ SELFTEST(capmode_pidfd_send_signal_needs_pdkill)
  * session leader's TIOCNOTTY sends SIGHUP and SIGCONT to its terminal's
  * foreground group; TIOCVHANGUP hangs a terminal up. The filter refuses
  * the three in capability mode (ECAPMODE). The victim leads a session
- * on the slave, blocks SIGINT and SIGHUP, and exits with the bits of the
- * ones pending on it.
+ * on the slave (victim_start_tty).
  */
-#define TTY_SAW_SIGINT 1
-#define TTY_SAW_SIGHUP 2
-
-static pid_t tty_victim(int master, int ready[2], int go[2])
-{
-	pid_t pid;
-	char c;
-
-	if (pipe(ready) || pipe(go))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		sigset_t set, pending;
-		int code = 0;
-
-		alarm(30);
-		sigemptyset(&set);
-		sigaddset(&set, SIGINT);
-		sigaddset(&set, SIGHUP);
-		sigprocmask(SIG_BLOCK, &set, NULL);
-		/* A session leader opening a terminal makes it its own. */
-		if (setsid() < 0 || open(ptsname(master), O_RDWR) < 0 ||
-		    write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
-			_exit(100);
-		sigpending(&pending);
-		if (sigismember(&pending, SIGINT))
-			code |= TTY_SAW_SIGINT;
-		if (sigismember(&pending, SIGHUP))
-			code |= TTY_SAW_SIGHUP;
-		_exit(code);
-	}
-	close(ready[1]);
-	close(go[0]);
-	if (pid > 0 && read(ready[0], &c, 1) != 1)
-		return -1;
-	return pid;
-}
-
-/* Releases the victim: the signals it found pending, as TTY_SAW_* bits. */
-static int tty_victim_saw(pid_t pid, int ready[2], int go[2])
-{
-	bool released = write(go[1], "g", 1) == 1;
-	int code = selftest_wait(pid); /* bounded by its alarm */
-
-	close(ready[0]);
-	close(go[1]);
-	return released ? code : -1;
-}
-
 SELFTEST(capmode_tty_ioctls_signal_no_one)
 {
-	int master, ready[2], go[2];
-	pid_t victim, sandbox;
+	struct victim v;
+	pid_t sandbox;
+	int master;
 
 	if (!fixture_loaded())
 		return;
@@ -642,18 +612,16 @@ SELFTEST(capmode_tty_ioctls_signal_no_one)
 		return;
 
 	/* Without capability mode: TIOCSIG reaches the victim. */
-	victim = tty_victim(master, ready, go);
-	if (!ASSERT_OK(victim, "a victim on the terminal"))
+	if (!victim_start_tty(&v, -1, 0, master))
 		return;
 	ASSERT_OK(ioctl(master, TIOCSIG, SIGINT), "TIOCSIG outside");
 	ASSERT_ERRNO(ioctl(master, TIOCNOTTY), ENOTTY,
 		     "TIOCNOTTY outside (not this process's terminal)");
-	ASSERT_EQ(tty_victim_saw(victim, ready, go), TTY_SAW_SIGINT,
+	ASSERT_EQ(victim_finish(&v), SEEN_SIGINT,
 		  "SIGINT reached the victim from outside");
 
 	/* In capability mode: refused, and nothing reaches it. */
-	victim = tty_victim(master, ready, go);
-	if (!ASSERT_OK(victim, "a victim on the terminal"))
+	if (!victim_start_tty(&v, -1, 0, master))
 		return;
 	sandbox = fork();
 	if (sandbox == 0) {
@@ -669,7 +637,7 @@ SELFTEST(capmode_tty_ioctls_signal_no_one)
 	}
 	ASSERT_EQ(selftest_wait(sandbox), 0,
 		  "TIOCSIG, TIOCNOTTY, TIOCVHANGUP: ECAPMODE");
-	ASSERT_EQ(tty_victim_saw(victim, ready, go), 0,
+	ASSERT_EQ(victim_finish(&v), 0,
 		  "no signal reached the victim from capability mode");
 	close(master);
 }
