@@ -89,8 +89,7 @@ pid_t pdfork(int *fdp, int flags)
 	return (pid_t)pid;
 }
 
-/* Without the BPF side: the pid the kernel prints for the pidfd. */
-static int fdinfo_pid(int fd, pid_t *pidp)
+int capsicum_fdinfo_pid(int fd, pid_t *pidp)
 {
 	char path[64], line[128];
 	FILE *f;
@@ -126,7 +125,7 @@ int pdgetpid(int fd, pid_t *pidp)
 	}
 	if (capsicum_fd_query(fd, &a,
 			      CAPSICUM_QUERY_RIGHTS | CAPSICUM_QUERY_PID)) {
-		if (errno != ENOSYS || fdinfo_pid(fd, pidp))
+		if (errno != ENOSYS || capsicum_fdinfo_pid(fd, pidp))
 			return -1;
 		errno = saved;
 		return 0;

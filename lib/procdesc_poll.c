@@ -15,17 +15,14 @@
  * without POLLIN gets POLLIN for the kernel to report the exit with, for
  * the wait; then each descriptor that reported POLLIN and is a process
  * descriptor reports POLLHUP as well (POLLIN stays where it was asked
- * for). ppoll(), select() and epoll are
- * libc's and the kernel's: select() reports an exited process readable,
- * as FreeBSD's does; ppoll() and epoll say POLLIN (doc/enforcement.md).
+ * for). ppoll(), select() and epoll are libc's and the kernel's: select()
+ * reports an exited process readable, as FreeBSD's does; ppoll() and
+ * epoll say POLLIN (doc/enforcement.md).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "control.h"
 #include "procdesc_poll.h"
@@ -43,27 +40,19 @@ void capsicum_pd_used(void)
 		pd_used = true;
 }
 
-/* The name /proc gives a pidfd, on 6.1 and on pidfs (6.9 and later). */
-#define PIDFD_LINK "anon_inode:[pidfd]"
-
 /* True if fd is a process descriptor (a pidfd); errno is left alone. */
 static bool is_procdesc(int fd)
 {
-	char path[40], link[sizeof(PIDFD_LINK) + 1];
 	struct capsicum_answer a;
 	int saved = errno;
 	bool yes = false;
-	ssize_t n;
+	pid_t pid;
 
-	if (capsicum_fd_query(fd, &a, CAPSICUM_QUERY_PID) == 0) {
+	if (capsicum_fd_query(fd, &a, CAPSICUM_QUERY_PID) == 0)
 		yes = a.pid != 0; /* < 0: a pidfd whose pid is withheld */
-	} else if (errno == ENOSYS) {
+	else if (errno == ENOSYS)
 		/* Capsicum is not loaded, so neither is capability mode. */
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		n = readlink(path, link, sizeof(link));
-		yes = n == (ssize_t)strlen(PIDFD_LINK) &&
-		      !memcmp(link, PIDFD_LINK, (size_t)n);
-	}
+		yes = capsicum_fdinfo_pid(fd, &pid) == 0 || errno == ESRCH;
 	errno = saved;
 	return yes;
 }
